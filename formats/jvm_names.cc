@@ -1,0 +1,78 @@
+// JVM name helpers (see jvm_names.h).
+#include "formats/jvm_names.h"
+
+#include <cctype>
+
+namespace hotlines {
+
+namespace {
+
+bool is_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// Length of a `0x<hex>` run at s[i], or 0.
+size_t hex_address_at(std::string_view s, size_t i) {
+  if (i + 2 >= s.size() || s[i] != '0' || (s[i + 1] != 'x' && s[i + 1] != 'X')) return 0;
+  size_t j = i + 2;
+  while (j < s.size() && is_hex(s[j])) j++;
+  return j > i + 2 ? j - i : 0;
+}
+
+} // namespace
+
+std::string normalize_jvm_class(std::string_view c) {
+  std::string out;
+  out.reserve(c.size());
+  for (size_t i = 0; i < c.size();) {
+    // `$$Lambda$14` -> `$$Lambda` (the number is per run).
+    if (c.compare(i, 8, "$$Lambda") == 0) {
+      out.append("$$Lambda");
+      i += 8;
+      if (i + 1 < c.size() && c[i] == '$' && is_digit(c[i + 1])) {
+        i++;
+        while (i < c.size() && is_digit(c[i])) i++;
+      }
+      continue;
+    }
+    // `.0x7f…`, `/0x7f…`, `+0x7f…` address suffixes of hidden classes are dropped.
+    if ((c[i] == '.' || c[i] == '/' || c[i] == '+') && i + 1 < c.size()) {
+      if (size_t n = hex_address_at(c, i + 1)) {
+        i += 1 + n;
+        continue;
+      }
+    }
+    out.push_back(c[i]);
+    i++;
+  }
+  return out;
+}
+
+std::string jvm_display_name(std::string_view internal_class, std::string_view method) {
+  if (internal_class.empty()) return std::string(method);
+  std::string out = normalize_jvm_class(internal_class);
+  for (char &ch : out)
+    if (ch == '/') ch = '.';
+  out.push_back('.');
+  out.append(method);
+  return out;
+}
+
+bool split_jvm_frame(std::string_view f, std::string_view *cls, std::string_view *method) {
+  // The method is after the last '.', and it must be a plain identifier (or <init>/<clinit>).
+  size_t dot = f.rfind('.');
+  if (dot == std::string_view::npos || dot == 0 || dot + 1 >= f.size()) return false;
+  std::string_view m = f.substr(dot + 1);
+  for (char ch : m)
+    if (!(isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '$' || ch == '<' ||
+          ch == '>' || static_cast<unsigned char>(ch) >= 0x80))
+      return false;
+  std::string_view c = f.substr(0, dot);
+  if (c.find('/') == std::string_view::npos || c.front() == '/') return false;
+  for (char ch : c)
+    if (ch == ' ' || ch == ':' || ch == '(' || ch == ')' || ch == ';' || ch == '\\') return false;
+  *cls = c;
+  *method = m;
+  return true;
+}
+
+} // namespace hotlines

@@ -1,0 +1,25 @@
+// JVM name helpers shared by the JFR and collapsed readers: internal class names
+// (`org/acme/shop/Pricing$Inner`) to display names (`org.acme.shop.Pricing$Inner.spin`), and
+// normalisation of hidden/lambda classes so that runs compare
+// (`Main$$Lambda$1.0x00007f4d30000c30` -> `Main$$Lambda`).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace hotlines {
+
+// Strips the per-run parts of hidden class names: `$$Lambda$14.0x...`, `$$Lambda/0x...`,
+// `$$Lambda$14+0x...`, `LambdaForm$MH.0x...`, `$Proxy12`-style numbering is kept.
+std::string normalize_jvm_class(std::string_view internal_class);
+
+// `org/acme/shop/Pricing$Inner` + `spin` -> `org.acme.shop.Pricing$Inner.spin` (normalised).
+std::string jvm_display_name(std::string_view internal_class, std::string_view method);
+
+// Splits a collapsed-stack Java frame `org/acme/shop/Pricing.discount` (also hidden classes
+// with `.0x…` parts) into internal class and method. Returns false when the frame does not
+// look like `class.method` with a slash-separated package.
+bool split_jvm_frame(std::string_view frame, std::string_view *internal_class,
+                     std::string_view *method);
+
+} // namespace hotlines

@@ -1,0 +1,197 @@
+// Format detection and dispatch to the readers (see loader.h).
+#include "formats/loader.h"
+
+#include "formats/collapsed_reader.h"
+#include "formats/gzip.h"
+#include "formats/jfr_reader.h"
+#include "formats/pprof_reader.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace hotlines {
+
+std::string LoadResult::describe() const {
+  std::string s = error;
+  if (error_line >= 0) s += " (line " + std::to_string(error_line) + ")";
+  else if (error_offset >= 0) s += " (at byte " + std::to_string(error_offset) + ")";
+  return s;
+}
+
+std::string_view format_name(Format f) {
+  switch (f) {
+  case Format::jfr: return "jfr";
+  case Format::pprof: return "pprof";
+  case Format::collapsed: return "collapsed";
+  case Format::unknown: break;
+  }
+  return "unknown";
+}
+
+namespace {
+
+// Walks the first top-level protobuf fields: every tag must have a known wire type and a
+// field number of profile.proto (1..14), and every length must fit.
+bool looks_like_protobuf(std::string_view d) {
+  size_t pos = 0;
+  int fields = 0;
+  auto varint = [&](uint64_t *v) {
+    *v = 0;
+    for (int shift = 0; shift < 64 && pos < d.size(); shift += 7) {
+      uint8_t b = static_cast<uint8_t>(d[pos++]);
+      *v |= static_cast<uint64_t>(b & 0x7f) << shift;
+      if (!(b & 0x80)) return true;
+    }
+    return false;
+  };
+  while (pos < d.size() && fields < 32) {
+    uint64_t tag;
+    if (!varint(&tag)) return false;
+    uint64_t field = tag >> 3, wire = tag & 7;
+    if (field < 1 || field > 14) return false;
+    uint64_t v;
+    if (wire == 0) {
+      if (!varint(&v)) return false;
+    } else if (wire == 2) {
+      if (!varint(&v) || v > d.size() - pos) return false;
+      pos += v;
+    } else {
+      return false;
+    }
+    fields++;
+  }
+  return fields > 0;
+}
+
+// Text: no NUL bytes and almost no control characters in the first 64 KiB.
+bool looks_like_text(std::string_view d) {
+  size_t n = std::min<size_t>(d.size(), 1 << 16), bad = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = static_cast<unsigned char>(d[i]);
+    if (c == 0) return false;
+    if (c < 0x20 && c != '\n' && c != '\r' && c != '\t') bad++;
+  }
+  return bad * 100 <= n;
+}
+
+std::string hex_prefix(std::string_view d) {
+  std::string s;
+  char buf[8];
+  for (size_t i = 0; i < std::min<size_t>(d.size(), 8); i++) {
+    snprintf(buf, sizeof buf, "%s%02x", i ? " " : "", static_cast<unsigned char>(d[i]));
+    s += buf;
+  }
+  return s;
+}
+
+} // namespace
+
+Format detect_format(std::string_view d, std::string *why) {
+  if (d.size() >= 4 && std::memcmp(d.data(), "FLR\0", 4) == 0) return Format::jfr;
+  if (looks_like_text(d)) return Format::collapsed;
+  if (looks_like_protobuf(d)) return Format::pprof;
+  if (why)
+    *why = "unrecognized binary data (first bytes: " + hex_prefix(d) +
+           "); expected JFR, pprof (protobuf), gzip or collapsed text";
+  return Format::unknown;
+}
+
+LoadResult load_profile_bytes(std::string_view data, const LoadOptions &options) {
+  std::string inflated;
+  bool was_gzip = false;
+  if (is_gzip(data)) {
+    std::string err;
+    if (!gunzip(data, &inflated, &err)) return LoadResult::failure(err);
+    data = inflated;
+    was_gzip = true;
+  }
+  if (data.empty()) return LoadResult::failure("empty input: no profile data", 0);
+  std::string why;
+  Format f = detect_format(data, &why);
+  LoadResult r;
+  switch (f) {
+  case Format::jfr: r = read_jfr(data, options); break;
+  case Format::pprof: r = read_pprof(data, options); break;
+  case Format::collapsed: r = read_collapsed(data, options); break;
+  case Format::unknown: return LoadResult::failure(why, 0);
+  }
+  if (!r.ok() && was_gzip && r.error_offset >= 0) r.error += " (offset in the inflated data)";
+  return r;
+}
+
+namespace {
+
+// The bytes of a file: mapped when possible, else read into memory (pipes, stdin).
+class FileBytes {
+public:
+  ~FileBytes() {
+    if (map_) munmap(map_, size_);
+  }
+  bool open(const std::string &path, std::string *error) {
+    if (path == "-") return read_all(STDIN_FILENO, error);
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      *error = std::string(strerror(errno));
+      return false;
+    }
+    struct stat st {};
+    bool ok;
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+      *error = "is a directory";
+      ok = false;
+    } else if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+      void *m = mmap(nullptr, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+      if (m != MAP_FAILED) {
+        map_ = m;
+        size_ = st.st_size;
+        madvise(m, size_, MADV_SEQUENTIAL);
+        ok = true;
+      } else {
+        ok = read_all(fd, error);
+      }
+    } else {
+      ok = read_all(fd, error);
+    }
+    ::close(fd);
+    return ok;
+  }
+  std::string_view view() const {
+    return map_ ? std::string_view(static_cast<const char *>(map_), size_) : std::string_view(buf_);
+  }
+
+private:
+  bool read_all(int fd, std::string *error) {
+    char tmp[1 << 16];
+    for (;;) {
+      ssize_t n = ::read(fd, tmp, sizeof tmp);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        *error = strerror(errno);
+        return false;
+      }
+      if (n == 0) return true;
+      buf_.append(tmp, n);
+    }
+  }
+  void *map_ = nullptr;
+  size_t size_ = 0;
+  std::string buf_;
+};
+
+} // namespace
+
+LoadResult load_profile_file(const std::string &path, const LoadOptions &options) {
+  FileBytes bytes;
+  std::string err;
+  if (!bytes.open(path, &err)) return LoadResult::failure("cannot read " + path + ": " + err);
+  LoadResult r = load_profile_bytes(bytes.view(), options);
+  if (!r.ok()) r.error = path + ": " + r.error;
+  return r;
+}
+
+} // namespace hotlines

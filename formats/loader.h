@@ -1,0 +1,22 @@
+// Loading a profile from bytes or a file: detects the format by content (gzip -> inflate and
+// detect again, JFR magic, protobuf, else collapsed text) and calls the matching reader.
+#pragma once
+
+#include "formats/load_result.h"
+
+#include <string>
+#include <string_view>
+
+namespace hotlines {
+
+enum class Format { unknown, jfr, pprof, collapsed };
+
+std::string_view format_name(Format f);
+// Detects the format of uncompressed data. `why` receives a description when unknown.
+Format detect_format(std::string_view data, std::string *why = nullptr);
+// Loads from bytes already in memory (gzip allowed).
+LoadResult load_profile_bytes(std::string_view data, const LoadOptions &options = {});
+// Loads a file; "-" reads stdin. Errors name the path.
+LoadResult load_profile_file(const std::string &path, const LoadOptions &options = {});
+
+} // namespace hotlines

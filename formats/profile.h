@@ -1,0 +1,155 @@
+// The profile model: one immutable in-memory form for every input format.
+// Readers build it through ProfileBuilder; queries read it. A finished Profile is never
+// mutated, so it may be shared between threads without locks.
+//
+// Invariants (checked by check_valid()):
+//  - string 0 is "", every StringId is < strings.size(), strings are unique;
+//  - every FunctionId/FrameId/StackId/ThreadId/EventId in any table is in range;
+//  - stacks form a prefix tree: stack 0.. are (parent, frame); parent < own id (or kNoStack
+//    for a root), depth == parent depth + 1 (roots have depth 1), and no two stacks share
+//    the same (parent, frame);
+//  - functions and frames are unique (no two equal entries);
+//  - at least one thread exists (thread 0) when there are samples; label set 0 is empty;
+//  - every event's sample columns have equal lengths (optional columns are empty or full),
+//    counts are >= 1, times (when present) are >= 0, totals equal the column sums;
+//  - events have unique names.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hotlines {
+
+using StringId = uint32_t;
+using FunctionId = uint32_t;
+using FrameId = uint32_t;
+using StackId = uint32_t;
+using ThreadId = uint32_t;
+using EventId = uint32_t;
+
+inline constexpr uint32_t kNoStack = UINT32_MAX;
+
+// How a frame was executed; from JFR's jdk.types.FrameType, collapsed `_[x]` suffixes, or
+// pprof's inlined lines.
+enum class FrameKind : uint8_t { unknown, interpreted, jit, inlined, c1, native, cpp, kernel };
+
+std::string_view frame_kind_name(FrameKind kind);
+
+struct Function {
+  StringId name = 0;        // display name: `org.acme.shop.Pricing$Inner.spin`, `main.work`
+  StringId class_name = 0;  // JVM internal class name `org/acme/shop/Pricing$Inner`, else 0
+  StringId method = 0;      // bare method name (JVM), else 0
+  StringId system_name = 0; // raw name as recorded (descriptor, mangled name, lambda address)
+  StringId file = 0;        // source file as recorded (pprof, collapsed paths), else 0
+  StringId library = 0;     // native/kernel library or mapping file, else 0
+  int32_t start_line = 0;   // first line of the function when the format records it
+
+  bool operator==(const Function &) const = default;
+};
+
+struct Frame {
+  FunctionId function = 0;
+  int32_t line = 0; // 1-based source line, 0 when unknown
+  int32_t bci = -1; // JVM bytecode index, -1 when unknown
+  FrameKind kind = FrameKind::unknown;
+
+  bool operator==(const Frame &) const = default;
+};
+
+struct Thread {
+  StringId name = 0;
+  int64_t os_tid = -1;
+  int64_t java_tid = -1;
+};
+
+// A sample label (pprof labels; thread labels become threads instead).
+struct Label {
+  StringId key = 0;
+  StringId str = 0; // string value, or 0 for a numeric label
+  int64_t num = 0;
+  StringId unit = 0;
+  bool operator==(const Label &) const = default;
+};
+using LabelSet = std::vector<Label>;
+
+// The samples of one event, column-wise. `stack` is always present; the other columns are
+// optional: `thread` empty means every sample is on thread 0, `count` empty means every
+// sample counts 1, `value` empty means the value equals the count, `time` empty means the
+// format has no time, `labels` empty means no sample has labels (label set 0 is empty).
+struct SampleColumns {
+  std::vector<StackId> stack;   // leaf stack id (kNoStack for an empty stack)
+  std::vector<ThreadId> thread;
+  std::vector<int64_t> time;    // ns since profile start
+  std::vector<int64_t> count;   // >= 1
+  std::vector<int64_t> value;
+  std::vector<uint32_t> labels; // index into Profile::label_sets
+
+  size_t size() const { return stack.size(); }
+  ThreadId thread_at(size_t i) const { return thread.empty() ? 0 : thread[i]; }
+  uint32_t labels_at(size_t i) const { return labels.empty() ? 0 : labels[i]; }
+  int64_t count_at(size_t i) const { return count.empty() ? 1 : count[i]; }
+  int64_t value_at(size_t i) const { return value.empty() ? count_at(i) : value[i]; }
+  int64_t time_at(size_t i) const { return time.empty() ? 0 : time[i]; }
+  bool has_time() const { return !time.empty(); }
+  size_t bytes() const;
+};
+
+struct Event {
+  StringId name = 0;        // product event: cpu, wall, alloc, lock, live, nativemem, ...
+  StringId unit = 0;        // unit of `value`: samples, nanoseconds, bytes, count
+  StringId count_label = 0; // what `count` counts when it is not samples (e.g. alloc_objects)
+  StringId value_label = 0; // the source's name for `value` (e.g. pprof alloc_space)
+  std::vector<StringId> sources; // source event/sample types that fed it
+  SampleColumns samples;
+  int64_t total_count = 0;
+  int64_t total_value = 0;
+};
+
+struct LoadWarning {
+  std::string message;
+  int64_t offset = -1; // byte offset, when known
+  int64_t line = -1;   // 1-based line, text formats
+};
+
+struct Metadata {
+  std::string format;        // "jfr", "pprof", "collapsed"
+  std::string producer;      // "async-profiler 4.5", "OpenJDK 17.0.15", "go"
+  int64_t start_time_ns = 0; // wall-clock epoch ns, 0 when unknown
+  int64_t duration_ns = 0;
+  int64_t period = 0;         // pprof period, JFR sampling interval when known
+  std::string period_type;
+  uint32_t chunks = 0;        // JFR chunks
+  std::vector<std::string> comments;
+  std::vector<LoadWarning> warnings;
+  int default_event = 0;      // event shown when the user picks none
+};
+
+class Profile {
+public:
+  std::vector<std::string> strings;
+  std::vector<Function> functions;
+  std::vector<Frame> frames;
+  std::vector<StackId> stack_parent;
+  std::vector<FrameId> stack_frame;
+  std::vector<uint32_t> stack_depth;
+  std::vector<Thread> threads;
+  std::vector<LabelSet> label_sets; // label set 0 is empty
+  std::vector<Event> events;
+  Metadata metadata;
+
+  std::string_view str(StringId id) const { return strings[id]; }
+  size_t stack_count() const { return stack_frame.size(); }
+  size_t sample_count() const;
+  // Bytes held by the sample columns of every event.
+  size_t sample_bytes() const;
+  // Returns an empty string when every invariant above holds, else the first violation.
+  std::string check_valid() const;
+  // The event with this name, or -1.
+  int find_event(std::string_view name) const;
+  // Frames of a stack, leaf first.
+  std::vector<FrameId> frames_of(StackId stack) const;
+};
+
+} // namespace hotlines

@@ -1,0 +1,221 @@
+// ProfileBuilder: interning and deduplication for readers.
+#include "formats/profile_builder.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace hotlines {
+
+namespace {
+inline size_t mix(size_t h, uint64_t v) { return (h ^ (v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2))); }
+} // namespace
+
+size_t ProfileBuilder::FunctionHash::operator()(const Function &f) const {
+  size_t h = f.name;
+  h = mix(h, f.class_name);
+  h = mix(h, f.method);
+  h = mix(h, f.system_name);
+  h = mix(h, f.file);
+  h = mix(h, f.library);
+  return mix(h, static_cast<uint32_t>(f.start_line));
+}
+
+size_t ProfileBuilder::FrameHash::operator()(const Frame &f) const {
+  size_t h = f.function;
+  h = mix(h, static_cast<uint32_t>(f.line));
+  h = mix(h, static_cast<uint32_t>(f.bci));
+  return mix(h, static_cast<uint8_t>(f.kind));
+}
+
+ProfileBuilder::ProfileBuilder() : p_(std::make_unique<Profile>()) {
+  intern("");
+  p_->label_sets.emplace_back();
+}
+
+uint32_t ProfileBuilder::label_set(const LabelSet &labels) {
+  if (labels.empty()) return 0;
+  std::string key; // field by field: Label has padding bytes
+  for (const Label &l : labels) {
+    const uint32_t parts[] = {l.key, l.str, l.unit};
+    key.append(reinterpret_cast<const char *>(parts), sizeof parts);
+    key.append(reinterpret_cast<const char *>(&l.num), sizeof l.num);
+  }
+  auto [it, inserted] = label_set_ids_.try_emplace(key, static_cast<uint32_t>(p_->label_sets.size()));
+  if (inserted) p_->label_sets.push_back(labels);
+  return it->second;
+}
+
+StringId ProfileBuilder::intern(std::string_view s) {
+  auto it = string_ids_.find(s);
+  if (it != string_ids_.end()) return it->second;
+  StringId id = static_cast<StringId>(p_->strings.size());
+  p_->strings.emplace_back(s);
+  string_ids_.emplace(std::string(s), id);
+  return id;
+}
+
+FunctionId ProfileBuilder::function(const Function &f) {
+  auto [it, inserted] = function_ids_.try_emplace(f, static_cast<FunctionId>(p_->functions.size()));
+  if (inserted) p_->functions.push_back(f);
+  return it->second;
+}
+
+FrameId ProfileBuilder::frame(const Frame &f) {
+  auto [it, inserted] = frame_ids_.try_emplace(f, static_cast<FrameId>(p_->frames.size()));
+  if (inserted) p_->frames.push_back(f);
+  return it->second;
+}
+
+StackId ProfileBuilder::stack(StackId parent, FrameId frame) {
+  uint64_t key = (static_cast<uint64_t>(parent) << 32) | frame;
+  auto [it, inserted] = stack_ids_.try_emplace(key, static_cast<StackId>(p_->stack_frame.size()));
+  if (inserted) {
+    p_->stack_parent.push_back(parent);
+    p_->stack_frame.push_back(frame);
+    p_->stack_depth.push_back(parent == kNoStack ? 1 : p_->stack_depth[parent] + 1);
+  }
+  return it->second;
+}
+
+StackId ProfileBuilder::stack_from_root(std::span<const FrameId> frames_root_first) {
+  StackId s = kNoStack;
+  for (FrameId f : frames_root_first) s = stack(s, f);
+  return s;
+}
+
+StackId ProfileBuilder::stack_from_leaf(std::span<const FrameId> frames_leaf_first) {
+  StackId s = kNoStack;
+  for (size_t i = frames_leaf_first.size(); i-- > 0;) s = stack(s, frames_leaf_first[i]);
+  return s;
+}
+
+ThreadId ProfileBuilder::thread(std::string_view name, int64_t os_tid, int64_t java_tid) {
+  StringId n = intern(name);
+  // Threads are few; a linear scan from the back finds the recent ones first.
+  for (size_t i = p_->threads.size(); i-- > 0;) {
+    const Thread &t = p_->threads[i];
+    if (t.name == n && t.os_tid == os_tid && t.java_tid == java_tid) return static_cast<ThreadId>(i);
+  }
+  p_->threads.push_back(Thread{n, os_tid, java_tid});
+  return static_cast<ThreadId>(p_->threads.size() - 1);
+}
+
+EventId ProfileBuilder::event(std::string_view name, std::string_view unit) {
+  StringId n = intern(name);
+  for (size_t i = 0; i < p_->events.size(); i++)
+    if (p_->events[i].name == n) return static_cast<EventId>(i);
+  Event e;
+  e.name = n;
+  e.unit = intern(unit);
+  p_->events.push_back(std::move(e));
+  return static_cast<EventId>(p_->events.size() - 1);
+}
+
+void ProfileBuilder::add_sample(EventId event, StackId stack, ThreadId thread, int64_t time_ns,
+                                int64_t count, int64_t value, uint32_t label_set) {
+  SampleColumns &c = p_->events[event].samples;
+  const size_t n = c.size();
+  if (c.thread.empty() && thread != 0) c.thread.assign(n, 0);
+  if (!c.thread.empty()) c.thread.push_back(thread);
+  if (c.labels.empty() && label_set != 0) c.labels.assign(n, 0);
+  if (!c.labels.empty()) c.labels.push_back(label_set);
+  if (c.time.empty() && n > 0 && time_ns != 0) c.time.assign(n, 0);
+  if (!c.time.empty() || (n == 0 && time_ns != 0)) c.time.push_back(time_ns);
+  if (c.count.empty() && count != 1) c.count.assign(n, 1);
+  if (!c.count.empty()) c.count.push_back(count);
+  if (c.value.empty() && value != count) {
+    c.value.reserve(n + 1);
+    for (size_t i = 0; i < n; i++) c.value.push_back(c.count_at(i));
+  }
+  if (!c.value.empty()) c.value.push_back(value);
+  c.stack.push_back(stack);
+}
+
+void ProfileBuilder::add_sample(EventId event, StackId stack, ThreadId thread, int64_t count,
+                                int64_t value) {
+  add_sample(event, stack, thread, 0, count, value);
+}
+
+void ProfileBuilder::add_profile(const Profile &o) {
+  std::vector<StringId> smap(o.strings.size());
+  for (size_t i = 0; i < o.strings.size(); i++) smap[i] = intern(o.strings[i]);
+  std::vector<FunctionId> fmap(o.functions.size());
+  for (size_t i = 0; i < o.functions.size(); i++) {
+    Function f = o.functions[i];
+    f.name = smap[f.name];
+    f.class_name = smap[f.class_name];
+    f.method = smap[f.method];
+    f.system_name = smap[f.system_name];
+    f.file = smap[f.file];
+    f.library = smap[f.library];
+    fmap[i] = function(f);
+  }
+  std::vector<FrameId> frmap(o.frames.size());
+  for (size_t i = 0; i < o.frames.size(); i++) {
+    Frame f = o.frames[i];
+    f.function = fmap[f.function];
+    frmap[i] = frame(f);
+  }
+  std::vector<StackId> stmap(o.stack_count());
+  for (size_t i = 0; i < o.stack_count(); i++) {
+    StackId parent = o.stack_parent[i];
+    stmap[i] = stack(parent == kNoStack ? kNoStack : stmap[parent], frmap[o.stack_frame[i]]);
+  }
+  std::vector<ThreadId> tmap(o.threads.size());
+  for (size_t i = 0; i < o.threads.size(); i++)
+    tmap[i] = thread(o.strings[o.threads[i].name], o.threads[i].os_tid, o.threads[i].java_tid);
+  std::vector<uint32_t> lmap(o.label_sets.size());
+  for (size_t i = 0; i < o.label_sets.size(); i++) {
+    LabelSet ls = o.label_sets[i];
+    for (Label &l : ls) {
+      l.key = smap[l.key];
+      l.str = smap[l.str];
+      l.unit = smap[l.unit];
+    }
+    lmap[i] = label_set(ls);
+  }
+  for (const Event &oe : o.events) {
+    EventId e = event(o.strings[oe.name], o.strings[oe.unit]);
+    Event &ne = p_->events[e];
+    if (oe.count_label) ne.count_label = smap[oe.count_label];
+    if (oe.value_label) ne.value_label = smap[oe.value_label];
+    for (StringId s : oe.sources)
+      if (std::find(ne.sources.begin(), ne.sources.end(), smap[s]) == ne.sources.end())
+        ne.sources.push_back(smap[s]);
+    const SampleColumns &c = oe.samples;
+    for (size_t i = 0; i < c.size(); i++)
+      add_sample(e, c.stack[i] == kNoStack ? kNoStack : stmap[c.stack[i]],
+                 o.threads.empty() ? 0 : tmap[c.thread_at(i)], c.time_at(i), c.count_at(i),
+                 c.value_at(i), lmap[c.labels_at(i)]);
+  }
+  for (const LoadWarning &w : o.metadata.warnings) p_->metadata.warnings.push_back(w);
+}
+
+void ProfileBuilder::warn(std::string message, int64_t offset, int64_t line) {
+  p_->metadata.warnings.push_back(LoadWarning{std::move(message), offset, line});
+}
+
+std::unique_ptr<Profile> ProfileBuilder::finish() {
+  for (Event &e : p_->events) {
+    e.total_count = 0;
+    e.total_value = 0;
+    const SampleColumns &c = e.samples;
+    for (size_t i = 0; i < c.size(); i++) {
+      e.total_count += c.count_at(i);
+      e.total_value += c.value_at(i);
+    }
+  }
+  string_ids_.clear();
+  function_ids_.clear();
+  frame_ids_.clear();
+  stack_ids_.clear();
+  label_set_ids_.clear();
+  if (p_->threads.empty()) p_->threads.push_back(Thread{});
+  auto out = std::move(p_);
+  p_ = std::make_unique<Profile>();
+  intern("");
+  p_->label_sets.emplace_back();
+  return out;
+}
+
+} // namespace hotlines

@@ -1,0 +1,78 @@
+// ProfileBuilder: how readers make a Profile. Interns strings and deduplicates functions,
+// frames and stacks with hash maps that are dropped by finish(). Not thread-safe; a reader
+// that works in parallel builds one per chunk and merges with add_profile().
+#pragma once
+
+#include "formats/profile.h"
+
+#include <memory>
+#include <span>
+#include <string_view>
+#include <string>
+#include <unordered_map>
+
+namespace hotlines {
+
+class ProfileBuilder {
+public:
+  ProfileBuilder();
+
+  StringId intern(std::string_view s);
+  FunctionId function(const Function &f);
+  FrameId frame(const Frame &f);
+  // The stack (parent, frame); parent kNoStack makes a root.
+  StackId stack(StackId parent, FrameId frame);
+  // Builds a stack from frames given root first.
+  StackId stack_from_root(std::span<const FrameId> frames_root_first);
+  // Builds a stack from frames given leaf first (JFR and pprof order).
+  StackId stack_from_leaf(std::span<const FrameId> frames_leaf_first);
+  ThreadId thread(std::string_view name, int64_t os_tid = -1, int64_t java_tid = -1);
+
+  // Finds or creates the event `name` with its value unit.
+  EventId event(std::string_view name, std::string_view unit);
+  Event &event_at(EventId id) { return p_->events[id]; }
+
+  // Interns a label set (order matters); the empty set is 0.
+  uint32_t label_set(const LabelSet &labels);
+
+  // Appends one sample. Optional columns materialize the first time a sample needs them
+  // (time_ns 0, thread 0, count 1, value == count and label set 0 are the defaults).
+  void add_sample(EventId event, StackId stack, ThreadId thread, int64_t time_ns, int64_t count,
+                  int64_t value, uint32_t label_set = 0);
+  // As above for formats without time.
+  void add_sample(EventId event, StackId stack, ThreadId thread, int64_t count, int64_t value);
+
+  // Merges another finished profile's tables and samples into this one (parallel readers).
+  void add_profile(const Profile &other);
+
+  Metadata &metadata() { return p_->metadata; }
+  void warn(std::string message, int64_t offset = -1, int64_t line = -1);
+  Profile &profile() { return *p_; }
+
+  // Hands out the profile, computing event totals. The builder is empty afterwards.
+  std::unique_ptr<Profile> finish();
+
+private:
+  struct PairHash {
+    size_t operator()(uint64_t k) const { return std::hash<uint64_t>()(k * 0x9E3779B97F4A7C15ull); }
+  };
+  struct FunctionHash {
+    size_t operator()(const Function &f) const;
+  };
+  struct FrameHash {
+    size_t operator()(const Frame &f) const;
+  };
+
+  std::unique_ptr<Profile> p_;
+  struct StringHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+  };
+  std::unordered_map<std::string, StringId, StringHash, std::equal_to<>> string_ids_;
+  std::unordered_map<Function, FunctionId, FunctionHash> function_ids_;
+  std::unordered_map<Frame, FrameId, FrameHash> frame_ids_;
+  std::unordered_map<uint64_t, StackId, PairHash> stack_ids_;
+  std::unordered_map<std::string, uint32_t> label_set_ids_;
+};
+
+} // namespace hotlines

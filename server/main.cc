@@ -1,0 +1,2 @@
+// hotlines entry point (placeholder).
+int main() { return 0; }
