@@ -1,2 +1,42 @@
-// hotlines entry point (placeholder).
-int main() { return 0; }
+// hotlines entry point: `serve` speaks LSP over stdio; other subcommands come from cli.h.
+#include "server/cli.h"
+#include "server/serve.h"
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+void print_help() {
+  printf("hotlines %s — a profile language server\n\n"
+         "usage: hotlines COMMAND [ARGS]\n\n"
+         "  %-44s %s\n",
+         HOTLINES_VERSION, "serve [--log-level L]",
+         "speak the Language Server Protocol over stdio (editors run this)");
+  for (const hotlines::CliCommand &c : hotlines::cli_commands())
+    printf("  %-44s %s\n", c.usage, c.summary);
+  printf("\n  %-44s %s\n  %-44s %s\n\nFormats: JFR (.jfr, .jfr.gz), pprof (.pb.gz, .pprof), collapsed "
+         "stacks; detected by content. FILE '-' reads stdin.\n",
+         "--version", "print the version", "--help", "print this help");
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    print_help();
+    return args.empty() ? hotlines::kExitUsage : hotlines::kExitOk;
+  }
+  if (args[0] == "--version" || args[0] == "version") {
+    printf("hotlines %s\n", HOTLINES_VERSION);
+    return 0;
+  }
+  if (args[0] == "serve") return hotlines::serve_main(std::vector<std::string>(args.begin() + 1, args.end()));
+  for (const hotlines::CliCommand &c : hotlines::cli_commands())
+    if (args[0] == c.name) return c.run(std::vector<std::string>(args.begin() + 1, args.end()));
+  fprintf(stderr, "hotlines: unknown command '%s' (see hotlines --help)\n", args[0].c_str());
+  return hotlines::kExitUsage;
+}
