@@ -1,5 +1,250 @@
-// Collapsed stacks reader (placeholder, replaced below).
+// Collapsed stacks reader (see collapsed_reader.h). Line format, root first:
+//   [thread tid=N];frame;frame:LINE_[j];…;leaf COUNT
+// The count is the last space-separated token (frames may contain spaces). A first frame in
+// brackets names the thread, unless it is one of async-profiler's pseudo-frames. `_[x]`
+// suffixes give the frame kind and `:LINE` the line; both are stripped from the name.
 #include "formats/collapsed_reader.h"
+
+#include "formats/jvm_names.h"
+#include "formats/profile_builder.h"
+
+#include <charconv>
+#include <unordered_map>
+#include <vector>
+
 namespace hotlines {
-LoadResult read_collapsed(std::string_view, const LoadOptions &) { return LoadResult::failure("todo"); }
+
+namespace {
+
+// async-profiler's bracketed pseudo-frames: never thread names.
+bool is_pseudo_frame(std::string_view f) {
+  static const std::string_view kPseudo[] = {
+      "[unknown]",       "[unknown_Java]",   "[not_walkable_Java]", "[not_walkable_not_Java]",
+      "[no_Java_frame]", "[deoptimization]", "[safepoint]",         "[vtable stub]",
+      "[itable stub]",   "[GC_active]",      "[truncated]",         "[thread_start]",
+      "[thread_end]",    "[skipped frames]"};
+  for (std::string_view p : kPseudo)
+    if (f == p) return true;
+  return false;
+}
+
+FrameKind kind_of_suffix(char c) {
+  switch (c) {
+  case 'j':
+    return FrameKind::jit;
+  case 'i':
+    return FrameKind::inlined;
+  case '0':
+    return FrameKind::interpreted;
+  case '1':
+    return FrameKind::c1;
+  case 'k':
+    return FrameKind::kernel;
+  case 'n':
+    return FrameKind::native;
+  case 'c':
+    return FrameKind::cpp;
+  default:
+    return FrameKind::unknown;
+  }
+}
+
+class CollapsedParser {
+public:
+  explicit CollapsedParser(const LoadOptions &options) : options_(options) {
+    event_ = b_.event("samples", "samples");
+    b_.event_at(event_).sources.push_back(b_.intern("collapsed"));
+  }
+
+  LoadResult parse(std::string_view text) {
+    threaded_ = every_line_starts_with_thread(text);
+    size_t pos = 0;
+    int64_t line_no = 0;
+    while (pos < text.size()) {
+      size_t nl = text.find('\n', pos);
+      size_t end = nl == std::string_view::npos ? text.size() : nl;
+      std::string_view line = text.substr(pos, end - pos);
+      pos = end + 1;
+      line_no++;
+      if ((line_no & 0xffff) == 0) {
+        if (options_.cancelled()) return LoadResult::failure("cancelled");
+        if (options_.progress) options_.progress(static_cast<double>(pos) / text.size());
+      }
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+      if (const char *why = parse_line(line)) {
+        if (bad_lines_++ == 0) {
+          first_bad_line_ = line_no;
+          first_bad_text_ = std::string(line.substr(0, 200));
+          first_bad_reason_ = why;
+        }
+      }
+    }
+    if (good_lines_ == 0) {
+      if (bad_lines_ == 0) return LoadResult::failure("empty profile: no stack lines", 0, 1);
+      return LoadResult::failure("no valid collapsed-stack line (" + first_bad_reason_ + ": '" +
+                                     first_bad_text_ + "')",
+                                 -1, first_bad_line_);
+    }
+    if (bad_lines_ > 0)
+      b_.warn("skipped " + std::to_string(bad_lines_) + " malformed line" +
+                  (bad_lines_ == 1 ? "" : "s") + "; first at line " +
+                  std::to_string(first_bad_line_) + " (" + first_bad_reason_ + "): '" +
+                  first_bad_text_ + "'",
+              -1, first_bad_line_);
+    Metadata &m = b_.metadata();
+    m.format = "collapsed";
+    m.producer = "collapsed stacks";
+    return LoadResult::success(b_.finish());
+  }
+
+private:
+  // Returns nullptr on success, else why the line is malformed.
+  const char *parse_line(std::string_view line) {
+    size_t sp = line.find_last_of(' ');
+    if (sp == std::string_view::npos) return "no count";
+    std::string_view count_text = line.substr(sp + 1), stack = line.substr(0, sp);
+    while (!stack.empty() && (stack.back() == ' ' || stack.back() == '\t')) stack.remove_suffix(1);
+    int64_t count = 0;
+    auto [p, ec] = std::from_chars(count_text.data(), count_text.data() + count_text.size(), count);
+    if (ec == std::errc::result_out_of_range) return "count above 2^63-1";
+    if (ec != std::errc() || p != count_text.data() + count_text.size() || count < 0)
+      return "count is not a non-negative integer";
+    if (stack.empty()) return "no frames";
+    frames_.clear();
+    ThreadId thread = kNoThread;
+    bool first = true;
+    size_t start = 0;
+    while (start <= stack.size()) {
+      size_t semi = stack.find(';', start);
+      size_t stop = semi == std::string_view::npos ? stack.size() : semi;
+      std::string_view f = stack.substr(start, stop - start);
+      start = stop + 1;
+      if (f.empty()) return "empty frame";
+      if (first && threaded_ && f.size() >= 2 && f.front() == '[' && f.back() == ']') {
+        thread = thread_of(f.substr(1, f.size() - 2));
+      } else {
+        frames_.push_back(frame_of(f));
+      }
+      first = false;
+      if (semi == std::string_view::npos) break;
+    }
+    good_lines_++;
+    if (count == 0) return nullptr; // a valid line that carries no weight
+    if (thread == kNoThread) {      // lines without a thread frame share one unnamed thread
+      if (unnamed_thread_ == kNoThread) unnamed_thread_ = b_.thread("");
+      thread = unnamed_thread_;
+    }
+    b_.add_sample(event_, b_.stack_from_root(frames_), thread, 0, count, count);
+    return nullptr;
+  }
+
+  // Thread frames are recognised per file: a file is threaded when every stack line's first
+  // frame is bracketed (a few async-profiler pseudo-frames like `[unknown]` do not count).
+  static bool every_line_starts_with_thread(std::string_view text) {
+    size_t lines = 0, threaded = 0, pos = 0;
+    while (pos < text.size()) {
+      size_t nl = text.find('\n', pos);
+      std::string_view line = text.substr(pos, (nl == std::string_view::npos ? text.size() : nl) - pos);
+      pos = nl == std::string_view::npos ? text.size() : nl + 1;
+      size_t b = line.find_first_not_of(" \t\r");
+      if (b == std::string_view::npos) continue;
+      lines++;
+      size_t semi = line.find(';');
+      size_t sp = line.find_last_of(' ');
+      std::string_view first = line.substr(0, std::min(semi, sp));
+      if (first.size() >= 2 && first.front() == '[' && first.back() == ']' && !is_pseudo_frame(first))
+        threaded++;
+    }
+    return lines > 0 && threaded == lines;
+  }
+
+  ThreadId thread_of(std::string_view t) {
+    auto it = thread_cache_.find(t);
+    if (it != thread_cache_.end()) return it->second;
+    std::string_view name = t;
+    int64_t tid = -1;
+    size_t k = t.rfind("tid=");
+    if (k != std::string_view::npos && (k == 0 || t[k - 1] == ' ')) {
+      std::string_view num = t.substr(k + 4);
+      int64_t v = 0;
+      auto [p, ec] = std::from_chars(num.data(), num.data() + num.size(), v);
+      if (ec == std::errc() && p == num.data() + num.size()) {
+        tid = v;
+        name = t.substr(0, k);
+        while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+      }
+    }
+    ThreadId id = b_.thread(name, tid);
+    thread_cache_.emplace(std::string(t), id);
+    return id;
+  }
+
+  FrameId frame_of(std::string_view f) {
+    auto it = frame_cache_.find(f);
+    if (it != frame_cache_.end()) return it->second;
+    std::string key(f);
+    Frame frame;
+    // `_[j]`-style kind suffix.
+    if (f.size() > 4 && f[f.size() - 4] == '_' && f[f.size() - 3] == '[' && f.back() == ']') {
+      FrameKind k = kind_of_suffix(f[f.size() - 2]);
+      if (k != FrameKind::unknown) {
+        frame.kind = k;
+        f.remove_suffix(4);
+      }
+    }
+    // `:LINE` suffix.
+    size_t colon = f.rfind(':');
+    if (colon != std::string_view::npos && colon + 1 < f.size() && colon > 0 &&
+        f[colon - 1] != ':') {
+      int32_t line = 0;
+      std::string_view num = f.substr(colon + 1);
+      auto [p, ec] = std::from_chars(num.data(), num.data() + num.size(), line);
+      if (ec == std::errc() && p == num.data() + num.size() && line > 0) {
+        frame.line = line;
+        f = f.substr(0, colon);
+      }
+    }
+    Function fn;
+    std::string_view cls, method;
+    if (frame.kind != FrameKind::kernel && frame.kind != FrameKind::native &&
+        frame.kind != FrameKind::cpp && split_jvm_frame(f, &cls, &method)) {
+      fn.name = b_.intern(jvm_display_name(cls, method));
+      fn.class_name = b_.intern(cls);
+      fn.method = b_.intern(method);
+    } else {
+      fn.name = b_.intern(f);
+    }
+    fn.system_name = b_.intern(f);
+    frame.function = b_.function(fn);
+    FrameId id = b_.frame(frame);
+    frame_cache_.emplace(std::move(key), id);
+    return id;
+  }
+
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+  };
+
+  static constexpr ThreadId kNoThread = UINT32_MAX;
+  const LoadOptions &options_;
+  ProfileBuilder b_;
+  ThreadId unnamed_thread_ = kNoThread;
+  bool threaded_ = false;
+  EventId event_;
+  std::vector<FrameId> frames_;
+  std::unordered_map<std::string, FrameId, Hash, std::equal_to<>> frame_cache_;
+  std::unordered_map<std::string, ThreadId, Hash, std::equal_to<>> thread_cache_;
+  int64_t good_lines_ = 0, bad_lines_ = 0, first_bad_line_ = -1;
+  std::string first_bad_text_, first_bad_reason_;
+};
+
+} // namespace
+
+LoadResult read_collapsed(std::string_view text, const LoadOptions &options) {
+  CollapsedParser parser(options);
+  return parser.parse(text);
+}
+
 } // namespace hotlines

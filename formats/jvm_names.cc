@@ -7,8 +7,12 @@ namespace hotlines {
 
 namespace {
 
-bool is_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_hex(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 // Length of a `0x<hex>` run at s[i], or 0.
 size_t hex_address_at(std::string_view s, size_t i) {

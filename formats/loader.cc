@@ -18,17 +18,23 @@ namespace hotlines {
 
 std::string LoadResult::describe() const {
   std::string s = error;
-  if (error_line >= 0) s += " (line " + std::to_string(error_line) + ")";
-  else if (error_offset >= 0) s += " (at byte " + std::to_string(error_offset) + ")";
+  if (error_line >= 0)
+    s += " (line " + std::to_string(error_line) + ")";
+  else if (error_offset >= 0)
+    s += " (at byte " + std::to_string(error_offset) + ")";
   return s;
 }
 
 std::string_view format_name(Format f) {
   switch (f) {
-  case Format::jfr: return "jfr";
-  case Format::pprof: return "pprof";
-  case Format::collapsed: return "collapsed";
-  case Format::unknown: break;
+  case Format::jfr:
+    return "jfr";
+  case Format::pprof:
+    return "pprof";
+  case Format::collapsed:
+    return "collapsed";
+  case Format::unknown:
+    break;
   }
   return "unknown";
 }
@@ -115,10 +121,17 @@ LoadResult load_profile_bytes(std::string_view data, const LoadOptions &options)
   Format f = detect_format(data, &why);
   LoadResult r;
   switch (f) {
-  case Format::jfr: r = read_jfr(data, options); break;
-  case Format::pprof: r = read_pprof(data, options); break;
-  case Format::collapsed: r = read_collapsed(data, options); break;
-  case Format::unknown: return LoadResult::failure(why, 0);
+  case Format::jfr:
+    r = read_jfr(data, options);
+    break;
+  case Format::pprof:
+    r = read_pprof(data, options);
+    break;
+  case Format::collapsed:
+    r = read_collapsed(data, options);
+    break;
+  case Format::unknown:
+    return LoadResult::failure(why, 0);
   }
   if (!r.ok() && was_gzip && r.error_offset >= 0) r.error += " (offset in the inflated data)";
   return r;

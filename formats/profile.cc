@@ -9,14 +9,22 @@ namespace hotlines {
 
 std::string_view frame_kind_name(FrameKind kind) {
   switch (kind) {
-  case FrameKind::interpreted: return "interpreted";
-  case FrameKind::jit: return "jit";
-  case FrameKind::inlined: return "inlined";
-  case FrameKind::c1: return "c1";
-  case FrameKind::native: return "native";
-  case FrameKind::cpp: return "cpp";
-  case FrameKind::kernel: return "kernel";
-  case FrameKind::unknown: break;
+  case FrameKind::interpreted:
+    return "interpreted";
+  case FrameKind::jit:
+    return "jit";
+  case FrameKind::inlined:
+    return "inlined";
+  case FrameKind::c1:
+    return "c1";
+  case FrameKind::native:
+    return "native";
+  case FrameKind::cpp:
+    return "cpp";
+  case FrameKind::kernel:
+    return "kernel";
+  case FrameKind::unknown:
+    break;
   }
   return "unknown";
 }
@@ -52,7 +60,9 @@ std::vector<FrameId> Profile::frames_of(StackId stack) const {
 }
 
 namespace {
-std::string at(const char *what, size_t i) { return std::string(what) + " " + std::to_string(i) + ": "; }
+std::string at(const char *what, size_t i) {
+  return std::string(what) + " " + std::to_string(i) + ": ";
+}
 } // namespace
 
 std::string Profile::check_valid() const {
@@ -61,7 +71,8 @@ std::string Profile::check_valid() const {
   {
     std::set<std::string_view> seen;
     for (size_t i = 0; i < ns; i++)
-      if (!seen.insert(strings[i]).second) return at("string", i) + "duplicate '" + strings[i] + "'";
+      if (!seen.insert(strings[i]).second)
+        return at("string", i) + "duplicate '" + strings[i] + "'";
   }
   auto bad_str = [&](StringId s) { return s >= ns; };
   {
@@ -71,7 +82,8 @@ std::string Profile::check_valid() const {
       if (bad_str(f.name) || bad_str(f.class_name) || bad_str(f.method) || bad_str(f.system_name) ||
           bad_str(f.file) || bad_str(f.library))
         return at("function", i) + "string id out of range";
-      if (!seen.insert({f.name, f.class_name, f.method, f.system_name, f.file, f.library, f.start_line})
+      if (!seen.insert(
+                   {f.name, f.class_name, f.method, f.system_name, f.file, f.library, f.start_line})
                .second)
         return at("function", i) + "duplicate";
     }
@@ -82,7 +94,8 @@ std::string Profile::check_valid() const {
       const Frame &f = frames[i];
       if (f.function >= functions.size()) return at("frame", i) + "function out of range";
       if (f.line < 0) return at("frame", i) + "negative line";
-      if (!seen.insert({f.function, f.line, f.bci, f.kind}).second) return at("frame", i) + "duplicate";
+      if (!seen.insert({f.function, f.line, f.bci, f.kind}).second)
+        return at("frame", i) + "duplicate";
     }
   }
   const size_t nstacks = stack_frame.size();
@@ -104,7 +117,8 @@ std::string Profile::check_valid() const {
   if (label_sets.empty() || !label_sets[0].empty()) return "label set 0 must exist and be empty";
   for (size_t i = 0; i < label_sets.size(); i++)
     for (const Label &l : label_sets[i])
-      if (bad_str(l.key) || bad_str(l.str) || bad_str(l.unit)) return at("label set", i) + "string id out of range";
+      if (bad_str(l.key) || bad_str(l.str) || bad_str(l.unit))
+        return at("label set", i) + "string id out of range";
   std::set<StringId> event_names;
   for (size_t e = 0; e < events.size(); e++) {
     const Event &ev = events[e];
@@ -122,7 +136,8 @@ std::string Profile::check_valid() const {
     if (!c.value.empty() && c.value.size() != n) return at("event", e) + "value column length";
     int64_t tc = 0, tv = 0;
     for (size_t i = 0; i < n; i++) {
-      if (c.stack[i] != kNoStack && c.stack[i] >= nstacks) return at("event", e) + "stack out of range";
+      if (c.stack[i] != kNoStack && c.stack[i] >= nstacks)
+        return at("event", e) + "stack out of range";
       if (c.thread_at(i) >= threads.size()) return at("event", e) + "thread out of range";
       if (c.labels_at(i) >= label_sets.size()) return at("event", e) + "label set out of range";
       if (c.count_at(i) < 1) return at("event", e) + "count < 1";
@@ -130,7 +145,8 @@ std::string Profile::check_valid() const {
       tc += c.count_at(i);
       tv += c.value_at(i);
     }
-    if (tc != ev.total_count || tv != ev.total_value) return at("event", e) + "totals differ from samples";
+    if (tc != ev.total_count || tv != ev.total_value)
+      return at("event", e) + "totals differ from samples";
   }
   if (metadata.default_event < 0 ||
       (!events.empty() && static_cast<size_t>(metadata.default_event) >= events.size()))

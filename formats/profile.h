@@ -79,10 +79,10 @@ using LabelSet = std::vector<Label>;
 // sample counts 1, `value` empty means the value equals the count, `time` empty means the
 // format has no time, `labels` empty means no sample has labels (label set 0 is empty).
 struct SampleColumns {
-  std::vector<StackId> stack;   // leaf stack id (kNoStack for an empty stack)
+  std::vector<StackId> stack; // leaf stack id (kNoStack for an empty stack)
   std::vector<ThreadId> thread;
-  std::vector<int64_t> time;    // ns since profile start
-  std::vector<int64_t> count;   // >= 1
+  std::vector<int64_t> time;  // ns since profile start
+  std::vector<int64_t> count; // >= 1
   std::vector<int64_t> value;
   std::vector<uint32_t> labels; // index into Profile::label_sets
 
@@ -97,10 +97,10 @@ struct SampleColumns {
 };
 
 struct Event {
-  StringId name = 0;        // product event: cpu, wall, alloc, lock, live, nativemem, ...
-  StringId unit = 0;        // unit of `value`: samples, nanoseconds, bytes, count
-  StringId count_label = 0; // what `count` counts when it is not samples (e.g. alloc_objects)
-  StringId value_label = 0; // the source's name for `value` (e.g. pprof alloc_space)
+  StringId name = 0;             // product event: cpu, wall, alloc, lock, live, nativemem, ...
+  StringId unit = 0;             // unit of `value`: samples, nanoseconds, bytes, count
+  StringId count_label = 0;      // what `count` counts when it is not samples (e.g. alloc_objects)
+  StringId value_label = 0;      // the source's name for `value` (e.g. pprof alloc_space)
   std::vector<StringId> sources; // source event/sample types that fed it
   SampleColumns samples;
   int64_t total_count = 0;
@@ -118,12 +118,12 @@ struct Metadata {
   std::string producer;      // "async-profiler 4.5", "OpenJDK 17.0.15", "go"
   int64_t start_time_ns = 0; // wall-clock epoch ns, 0 when unknown
   int64_t duration_ns = 0;
-  int64_t period = 0;         // pprof period, JFR sampling interval when known
+  int64_t period = 0; // pprof period, JFR sampling interval when known
   std::string period_type;
-  uint32_t chunks = 0;        // JFR chunks
+  uint32_t chunks = 0; // JFR chunks
   std::vector<std::string> comments;
   std::vector<LoadWarning> warnings;
-  int default_event = 0;      // event shown when the user picks none
+  int default_event = 0; // event shown when the user picks none
 };
 
 class Profile {

@@ -7,7 +7,9 @@
 namespace hotlines {
 
 namespace {
-inline size_t mix(size_t h, uint64_t v) { return (h ^ (v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2))); }
+inline size_t mix(size_t h, uint64_t v) {
+  return (h ^ (v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2)));
+}
 } // namespace
 
 size_t ProfileBuilder::FunctionHash::operator()(const Function &f) const {
@@ -40,7 +42,8 @@ uint32_t ProfileBuilder::label_set(const LabelSet &labels) {
     key.append(reinterpret_cast<const char *>(parts), sizeof parts);
     key.append(reinterpret_cast<const char *>(&l.num), sizeof l.num);
   }
-  auto [it, inserted] = label_set_ids_.try_emplace(key, static_cast<uint32_t>(p_->label_sets.size()));
+  auto [it, inserted] =
+      label_set_ids_.try_emplace(key, static_cast<uint32_t>(p_->label_sets.size()));
   if (inserted) p_->label_sets.push_back(labels);
   return it->second;
 }
@@ -94,7 +97,8 @@ ThreadId ProfileBuilder::thread(std::string_view name, int64_t os_tid, int64_t j
   // Threads are few; a linear scan from the back finds the recent ones first.
   for (size_t i = p_->threads.size(); i-- > 0;) {
     const Thread &t = p_->threads[i];
-    if (t.name == n && t.os_tid == os_tid && t.java_tid == java_tid) return static_cast<ThreadId>(i);
+    if (t.name == n && t.os_tid == os_tid && t.java_tid == java_tid)
+      return static_cast<ThreadId>(i);
   }
   p_->threads.push_back(Thread{n, os_tid, java_tid});
   return static_cast<ThreadId>(p_->threads.size() - 1);
@@ -111,23 +115,29 @@ EventId ProfileBuilder::event(std::string_view name, std::string_view unit) {
   return static_cast<EventId>(p_->events.size() - 1);
 }
 
+namespace {
+// Appends v to an optional column, materializing it (filled with `fill`) the first time a
+// sample differs from the default.
+template <typename T, typename U> void put(std::vector<T> &col, size_t n, U v, U dflt, T fill) {
+  if (col.empty() && v == dflt) return;
+  if (col.size() < n) col.resize(n, fill);
+  col.push_back(static_cast<T>(v));
+}
+} // namespace
+
 void ProfileBuilder::add_sample(EventId event, StackId stack, ThreadId thread, int64_t time_ns,
                                 int64_t count, int64_t value, uint32_t label_set) {
   SampleColumns &c = p_->events[event].samples;
   const size_t n = c.size();
-  if (c.thread.empty() && thread != 0) c.thread.assign(n, 0);
-  if (!c.thread.empty()) c.thread.push_back(thread);
-  if (c.labels.empty() && label_set != 0) c.labels.assign(n, 0);
-  if (!c.labels.empty()) c.labels.push_back(label_set);
-  if (c.time.empty() && n > 0 && time_ns != 0) c.time.assign(n, 0);
-  if (!c.time.empty() || (n == 0 && time_ns != 0)) c.time.push_back(time_ns);
-  if (c.count.empty() && count != 1) c.count.assign(n, 1);
-  if (!c.count.empty()) c.count.push_back(count);
-  if (c.value.empty() && value != count) {
+  put<ThreadId, ThreadId>(c.thread, n, thread, 0, 0);
+  put<int64_t, int64_t>(c.time, n, time_ns, 0, 0);
+  put<uint32_t, uint32_t>(c.labels, n, label_set, 0, 0);
+  if (c.value.empty() && value != count) { // value defaults to each sample's count
     c.value.reserve(n + 1);
     for (size_t i = 0; i < n; i++) c.value.push_back(c.count_at(i));
   }
   if (!c.value.empty()) c.value.push_back(value);
+  put<int64_t, int64_t>(c.count, n, count, 1, 1);
   c.stack.push_back(stack);
 }
 

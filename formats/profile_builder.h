@@ -7,8 +7,8 @@
 
 #include <memory>
 #include <span>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 namespace hotlines {

@@ -7,10 +7,13 @@ int cli_info(const std::vector<std::string> &args);
 
 namespace {
 const CliCommand kCommands[] = {
-    {"info", "info FILE", "load a profile and print its format, events, threads and warnings", cli_info},
+    {"info", "info FILE", "load a profile and print its format, events, threads and warnings",
+     cli_info},
 };
 } // namespace
 
-std::span<const CliCommand> cli_commands() { return kCommands; }
+std::span<const CliCommand> cli_commands() {
+  return kCommands;
+}
 
 } // namespace hotlines

@@ -11,8 +11,8 @@ namespace hotlines {
 
 struct CliCommand {
   const char *name;
-  const char *usage;   // one line: arguments and main flags
-  const char *summary; // one line: what it does
+  const char *usage;                                // one line: arguments and main flags
+  const char *summary;                              // one line: what it does
   int (*run)(const std::vector<std::string> &args); // args after the command name
 };
 

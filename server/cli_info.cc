@@ -17,8 +17,9 @@ int cli_info(const std::vector<std::string> &args) {
     return kExitInput;
   }
   const Profile &p = *r.profile;
-  printf("format     %s\nproducer   %s\nsamples    %zu\nthreads    %zu\n", p.metadata.format.c_str(),
-         p.metadata.producer.c_str(), p.sample_count(), p.threads.size());
+  printf("format     %s\nproducer   %s\nsamples    %zu\nthreads    %zu\n",
+         p.metadata.format.c_str(), p.metadata.producer.c_str(), p.sample_count(),
+         p.threads.size());
   for (const Event &e : p.events)
     printf("event      %-10s count %lld  value %lld %s\n", std::string(p.str(e.name)).c_str(),
            static_cast<long long>(e.total_count), static_cast<long long>(e.total_value),

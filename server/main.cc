@@ -17,9 +17,10 @@ void print_help() {
          "speak the Language Server Protocol over stdio (editors run this)");
   for (const hotlines::CliCommand &c : hotlines::cli_commands())
     printf("  %-44s %s\n", c.usage, c.summary);
-  printf("\n  %-44s %s\n  %-44s %s\n\nFormats: JFR (.jfr, .jfr.gz), pprof (.pb.gz, .pprof), collapsed "
-         "stacks; detected by content. FILE '-' reads stdin.\n",
-         "--version", "print the version", "--help", "print this help");
+  printf(
+      "\n  %-44s %s\n  %-44s %s\n\nFormats: JFR (.jfr, .jfr.gz), pprof (.pb.gz, .pprof), collapsed "
+      "stacks; detected by content. FILE '-' reads stdin.\n",
+      "--version", "print the version", "--help", "print this help");
 }
 
 } // namespace
@@ -34,7 +35,8 @@ int main(int argc, char **argv) {
     printf("hotlines %s\n", HOTLINES_VERSION);
     return 0;
   }
-  if (args[0] == "serve") return hotlines::serve_main(std::vector<std::string>(args.begin() + 1, args.end()));
+  if (args[0] == "serve")
+    return hotlines::serve_main(std::vector<std::string>(args.begin() + 1, args.end()));
   for (const hotlines::CliCommand &c : hotlines::cli_commands())
     if (args[0] == c.name) return c.run(std::vector<std::string>(args.begin() + 1, args.end()));
   fprintf(stderr, "hotlines: unknown command '%s' (see hotlines --help)\n", args[0].c_str());

@@ -2,5 +2,7 @@
 #include "server/serve.h"
 
 namespace hotlines {
-int serve_main(const std::vector<std::string> &) { return 1; }
+int serve_main(const std::vector<std::string> &) {
+  return 1;
+}
 } // namespace hotlines
