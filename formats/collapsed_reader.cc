@@ -145,7 +145,8 @@ private:
     size_t lines = 0, threaded = 0, pos = 0;
     while (pos < text.size()) {
       size_t nl = text.find('\n', pos);
-      std::string_view line = text.substr(pos, (nl == std::string_view::npos ? text.size() : nl) - pos);
+      std::string_view line =
+          text.substr(pos, (nl == std::string_view::npos ? text.size() : nl) - pos);
       pos = nl == std::string_view::npos ? text.size() : nl + 1;
       size_t b = line.find_first_not_of(" \t\r");
       if (b == std::string_view::npos) continue;
@@ -153,7 +154,8 @@ private:
       size_t semi = line.find(';');
       size_t sp = line.find_last_of(' ');
       std::string_view first = line.substr(0, std::min(semi, sp));
-      if (first.size() >= 2 && first.front() == '[' && first.back() == ']' && !is_pseudo_frame(first))
+      if (first.size() >= 2 && first.front() == '[' && first.back() == ']' &&
+          !is_pseudo_frame(first))
         threaded++;
     }
     return lines > 0 && threaded == lines;

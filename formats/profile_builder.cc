@@ -132,11 +132,13 @@ void ProfileBuilder::add_sample(EventId event, StackId stack, ThreadId thread, i
   put<ThreadId, ThreadId>(c.thread, n, thread, 0, 0);
   put<int64_t, int64_t>(c.time, n, time_ns, 0, 0);
   put<uint32_t, uint32_t>(c.labels, n, label_set, 0, 0);
-  if (c.value.empty() && value != count) { // value defaults to each sample's count
-    c.value.reserve(n + 1);
-    for (size_t i = 0; i < n; i++) c.value.push_back(c.count_at(i));
+  if (!c.value.empty() || value != count) {
+    if (c.value.size() < n) { // value defaulted to each sample's count until now
+      c.value.reserve(n + 1);
+      for (size_t i = 0; i < n; i++) c.value.push_back(c.count_at(i));
+    }
+    c.value.push_back(value);
   }
-  if (!c.value.empty()) c.value.push_back(value);
   put<int64_t, int64_t>(c.count, n, count, 1, 1);
   c.stack.push_back(stack);
 }

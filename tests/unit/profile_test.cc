@@ -1,0 +1,138 @@
+// Tests for the profile model and ProfileBuilder: interning, dedup, optional columns,
+// merging, and that check_valid() catches broken invariants.
+#include "formats/profile_builder.h"
+
+#include <gtest/gtest.h>
+
+using namespace hotlines;
+
+namespace {
+
+// main -> work -> leaf, twice, on two threads; one sample with time and a count of 3.
+std::unique_ptr<Profile> small_profile() {
+  ProfileBuilder b;
+  Function fmain{.name = b.intern("main")};
+  Function fwork{.name = b.intern("work")};
+  FrameId m = b.frame({.function = b.function(fmain), .line = 3});
+  FrameId w = b.frame({.function = b.function(fwork), .line = 10});
+  FrameId w2 = b.frame({.function = b.function(fwork), .line = 10});
+  EXPECT_EQ(w, w2);
+  EventId cpu = b.event("cpu", "samples");
+  ThreadId t1 = b.thread("t1", 11), t2 = b.thread("t2", 12);
+  std::vector<FrameId> s1 = {m, w};
+  StackId st = b.stack_from_root(s1);
+  std::vector<FrameId> leaf_first = {w, m};
+  EXPECT_EQ(st, b.stack_from_leaf(leaf_first));
+  b.add_sample(cpu, st, t1, 0, 1, 1);
+  b.add_sample(cpu, st, t2, 500, 3, 3);
+  return b.finish();
+}
+
+} // namespace
+
+TEST(Profile, BuilderInternsAndDeduplicates) {
+  auto p = small_profile();
+  EXPECT_EQ(p->check_valid(), "");
+  EXPECT_EQ(p->strings[0], "");
+  EXPECT_EQ(p->functions.size(), 2u);
+  EXPECT_EQ(p->frames.size(), 2u);
+  EXPECT_EQ(p->stack_count(), 2u);
+  EXPECT_EQ(p->stack_depth[1], 2u);
+  ASSERT_EQ(p->events.size(), 1u);
+  const Event &e = p->events[0];
+  EXPECT_EQ(e.total_count, 4);
+  EXPECT_EQ(e.total_value, 4);
+  // Optional columns materialize only as needed: time and count, thread; value == count.
+  EXPECT_EQ(e.samples.count.size(), 2u);
+  EXPECT_TRUE(e.samples.value.empty());
+  EXPECT_EQ(e.samples.time_at(1), 500);
+  EXPECT_EQ(e.samples.time_at(0), 0);
+  EXPECT_EQ(e.samples.thread_at(1), 1u);
+  EXPECT_EQ(p->frames_of(1), (std::vector<FrameId>{1, 0}));
+}
+
+TEST(Profile, FirstSampleMaterializesColumns) {
+  ProfileBuilder b;
+  EventId e = b.event("alloc", "bytes");
+  ThreadId t0 = b.thread("a"), t1 = b.thread("b");
+  (void)t0;
+  b.add_sample(e, kNoStack, t1, 7, 2, 4096, 0);
+  b.add_sample(e, kNoStack, 0, 0, 1, 1, 0);
+  auto p = b.finish();
+  const SampleColumns &c = p->events[0].samples;
+  EXPECT_EQ(c.thread_at(0), 1u);
+  EXPECT_EQ(c.thread_at(1), 0u);
+  EXPECT_EQ(c.time_at(0), 7);
+  EXPECT_EQ(c.count_at(0), 2);
+  EXPECT_EQ(c.value_at(0), 4096);
+  EXPECT_EQ(c.value_at(1), 1);
+  EXPECT_EQ(p->events[0].total_value, 4097);
+  EXPECT_EQ(p->check_valid(), "");
+}
+
+TEST(Profile, CpuSamplesFitInSixteenBytes) {
+  ProfileBuilder b;
+  EventId e = b.event("cpu", "samples");
+  FrameId f = b.frame({.function = b.function({.name = b.intern("f")})});
+  StackId s = b.stack(kNoStack, f);
+  ThreadId t = b.thread("t");
+  for (int i = 0; i < 1000; i++) b.add_sample(e, s, t, 0, 1, 1);
+  auto p = b.finish();
+  EXPECT_EQ(p->sample_bytes(), 1000u * sizeof(StackId));
+}
+
+TEST(Profile, LabelSetsAreInterned) {
+  ProfileBuilder b;
+  LabelSet ls = {{.key = b.intern("bytes"), .num = 64}};
+  uint32_t a = b.label_set(ls), c = b.label_set(ls);
+  EXPECT_EQ(a, c);
+  EXPECT_EQ(a, 1u);
+  EXPECT_EQ(b.label_set({}), 0u);
+}
+
+TEST(Profile, MergeKeepsEverything) {
+  auto a = small_profile();
+  ProfileBuilder b;
+  b.add_profile(*a);
+  b.add_profile(*a);
+  auto m = b.finish();
+  EXPECT_EQ(m->check_valid(), "");
+  EXPECT_EQ(m->functions.size(), 2u);
+  EXPECT_EQ(m->stack_count(), 2u);
+  EXPECT_EQ(m->threads.size(), 2u);
+  EXPECT_EQ(m->events[0].total_count, 8);
+  EXPECT_EQ(m->events[0].samples.time_at(3), 500);
+}
+
+TEST(Profile, CheckValidCatchesBrokenInvariants) {
+  {
+    auto p = small_profile();
+    p->stack_parent[1] = 1; // a parent must come before its child
+    EXPECT_NE(p->check_valid().find("parent"), std::string::npos);
+  }
+  {
+    auto p = small_profile();
+    p->events[0].total_count++;
+    EXPECT_NE(p->check_valid().find("totals"), std::string::npos);
+  }
+  {
+    auto p = small_profile();
+    p->frames[0].function = 99;
+    EXPECT_NE(p->check_valid().find("function out of range"), std::string::npos);
+  }
+  {
+    auto p = small_profile();
+    p->events[0].samples.stack[0] = 42;
+    EXPECT_NE(p->check_valid().find("stack out of range"), std::string::npos);
+  }
+  {
+    auto p = small_profile();
+    p->strings.push_back("main");
+    EXPECT_NE(p->check_valid().find("duplicate"), std::string::npos);
+  }
+  {
+    auto p = small_profile();
+    p->stack_depth[1] = 5;
+    EXPECT_NE(p->check_valid().find("depth"), std::string::npos);
+  }
+}

@@ -1,0 +1,36 @@
+// Helpers shared by the unit tests: fixture paths, reading files, running commands.
+#pragma once
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace hotlines::test {
+
+inline std::string shared_path(const std::string &rel) {
+  return std::string(HOTLINES_SHARED_DIR) + "/" + rel;
+}
+inline std::string java_profile(const std::string &name) {
+  return shared_path("fixtures/java-shop/profiles/" + name);
+}
+inline std::string read_file(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+// Runs a shell command, returns its stdout; *status gets the exit status.
+inline std::string run_command(const std::string &cmd, int *status = nullptr) {
+  std::string out;
+  FILE *p = popen(cmd.c_str(), "r");
+  if (!p) return out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  int st = pclose(p);
+  if (status) *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return out;
+}
+
+} // namespace hotlines::test
