@@ -1,8 +1,57 @@
-// `hotlines serve` (placeholder until the transport lands).
+// `hotlines serve`: wires the libuv loop, the stdio transport and the LSP server, and runs
+// until `exit` (or end of input). Logs go to stderr, never stdout.
 #include "server/serve.h"
 
+#include "server/lsp_server.h"
+#include "server/uv_transport.h"
+
+#include <csignal>
+#include <cstdio>
+#include <unistd.h>
+
 namespace hotlines {
-int serve_main(const std::vector<std::string> &) {
-  return 1;
+
+int serve_main(const std::vector<std::string> &args) {
+  LspServer::Options options;
+  size_t max_message = size_t(64) << 20;
+  for (size_t i = 0; i < args.size(); i++) {
+    if (args[i] == "--sync")
+      options.sync = true;
+    else if (args[i] == "--max-message-bytes" && i + 1 < args.size())
+      max_message = std::stoull(args[++i]);
+    else if (args[i] == "--stdio")
+      continue; // what some clients append
+    else {
+      fprintf(stderr, "hotlines serve: unknown option '%s'\n", args[i].c_str());
+      return 2;
+    }
+  }
+  signal(SIGPIPE, SIG_IGN);
+  uv_loop_t loop;
+  uv_loop_init(&loop);
+  int exit_code = 1;
+  {
+    LoopWork work(&loop, options.sync);
+    UvStdioTransport transport(&loop, STDIN_FILENO, STDOUT_FILENO, max_message);
+    LspServer server(&work, options, [&transport](std::string body) { transport.send(body); });
+    server.on_finished = [&](int code) {
+      exit_code = code;
+      transport.close();
+      work.close();
+    };
+    std::string error;
+    if (!transport.start({[&server](std::string body) { server.handle_message(body); },
+                          [&server](std::string e) { server.handle_framing_error(e); },
+                          [&server] { server.handle_eof(); }},
+                         &error)) {
+      fprintf(stderr, "hotlines serve: %s\n", error.c_str());
+      return 1;
+    }
+    uv_run(&loop, UV_RUN_DEFAULT);
+  }
+  uv_run(&loop, UV_RUN_NOWAIT); // let close callbacks run
+  uv_loop_close(&loop);
+  return exit_code;
 }
+
 } // namespace hotlines

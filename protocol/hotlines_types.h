@@ -1,0 +1,65 @@
+// hotlines/* request and result types, each with its JSON conversion. Mirrors
+// protocol/README.md: change the two together. Lines in results are 1-based `line`s.
+#pragma once
+
+#include "protocol/jsonrpc.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hotlines {
+
+struct Measure {
+  int64_t count = 0;
+  int64_t value = 0;
+};
+json to_json(const Measure &m);
+
+// hotlines/loadProfile {path}
+struct LoadProfileParams {
+  std::string path;
+  json work_done_token; // null when the client offered none
+};
+std::string parse_load_profile_params(const json &params, LoadProfileParams *out);
+
+struct EventSummary {
+  std::string name, unit;
+  int64_t count = 0, value = 0;
+};
+
+struct LoadWarningInfo {
+  std::string message;
+  int64_t offset = -1, line = -1;
+};
+
+// Result of hotlines/loadProfile, and one entry of hotlines/profiles.
+struct ProfileSummary {
+  std::string profile_id, path, format, producer, default_event;
+  std::vector<EventSummary> events;
+  int64_t threads = 0, samples = 0, duration_ns = 0;
+  std::vector<LoadWarningInfo> warnings;
+};
+json to_json(const ProfileSummary &s);
+
+// hotlines/hotMethods {profileId?, event?, limit?, query?}
+struct HotMethodsParams {
+  std::string profile_id; // "" = the most recently loaded profile
+  std::string event;      // "" = the profile's default event
+  int64_t limit = 50;
+  std::string query; // case-insensitive substring of the name
+};
+std::string parse_hot_methods_params(const json &params, HotMethodsParams *out);
+
+struct HotMethod {
+  std::string name;
+  Measure self, total;
+};
+struct HotMethodsResult {
+  std::string profile_id, event, unit;
+  Measure total;
+  std::vector<HotMethod> methods;
+};
+json to_json(const HotMethodsResult &r);
+
+} // namespace hotlines

@@ -1,0 +1,179 @@
+// LspServer handlers for loading profiles and the first queries: hotlines/loadProfile,
+// hotlines/profiles, hotlines/hotMethods and workspace/executeCommand. Loading and queries
+// run on worker threads; answers are sent from the loop thread.
+#include "formats/loader.h"
+#include "protocol/hotlines_types.h"
+#include "protocol/json_fields.h"
+#include "server/hot_methods.h"
+#include "server/lsp_server.h"
+
+namespace hotlines {
+
+namespace {
+
+ProfileSummary summarize(const LoadedProfile &lp) {
+  const Profile &p = *lp.profile;
+  ProfileSummary s;
+  s.profile_id = lp.id;
+  s.path = lp.path;
+  s.format = p.metadata.format;
+  s.producer = p.metadata.producer;
+  for (const Event &e : p.events)
+    s.events.push_back(
+        {std::string(p.str(e.name)), std::string(p.str(e.unit)), e.total_count, e.total_value});
+  if (!p.events.empty())
+    s.default_event = std::string(p.str(p.events[p.metadata.default_event].name));
+  s.threads = static_cast<int64_t>(p.threads.size());
+  s.samples = static_cast<int64_t>(p.sample_count());
+  s.duration_ns = p.metadata.duration_ns;
+  for (const LoadWarning &w : p.metadata.warnings)
+    s.warnings.push_back({w.message, w.offset, w.line});
+  return s;
+}
+
+// Paths may come as file:// URIs from editors.
+std::string path_of(const std::string &p) {
+  if (p.rfind("file://", 0) != 0) return p;
+  std::string out;
+  for (size_t i = 7; i < p.size(); i++) {
+    if (p[i] == '%' && i + 2 < p.size()) {
+      out.push_back(static_cast<char>(std::stoi(p.substr(i + 1, 2), nullptr, 16)));
+      i += 2;
+    } else {
+      out.push_back(p[i]);
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+void LspServer::on_load_profile(const json &params, Reply reply) {
+  LoadProfileParams p;
+  std::string err = parse_load_profile_params(params, &p);
+  if (!err.empty()) return reply.error(kInvalidParams, err);
+  load_profile(path_of(p.path), p.work_done_token, reply);
+}
+
+void LspServer::load_profile(const std::string &path, const json &token, Reply reply) {
+  struct Job {
+    LoadResult result;
+    std::atomic<int> percent{0};
+  };
+  auto job = std::make_shared<Job>();
+  const bool progress = !token.is_null();
+  if (progress)
+    send_notification("$/progress", {{"token", token},
+                                     {"value",
+                                      {{"kind", "begin"},
+                                       {"title", "Loading profile"},
+                                       {"message", path},
+                                       {"cancellable", true},
+                                       {"percentage", 0}}}});
+  LoadOptions options;
+  options.cancel = reply.cancel_flag();
+  if (progress) {
+    options.progress = [this, job, token](double fraction) {
+      int pct = static_cast<int>(fraction * 100);
+      if (pct <= job->percent.exchange(pct)) return;
+      work_->post([this, token, pct] {
+        send_notification("$/progress",
+                          {{"token", token}, {"value", {{"kind", "report"}, {"percentage", pct}}}});
+      });
+    };
+  }
+  log("info", "loading " + path);
+  work_->queue(
+      [job, path, options] { job->result = load_profile_file(path, options); },
+      [this, job, path, token, progress, reply] {
+        if (progress)
+          send_notification("$/progress", {{"token", token}, {"value", {{"kind", "end"}}}});
+        if (reply.cancelled()) {
+          log("info", "load of " + path + " cancelled");
+          reply.error(kRequestCancelled, "request cancelled");
+        } else if (!job->result.ok()) {
+          const LoadResult &r = job->result;
+          log("error", r.describe());
+          json data = {{"path", path}};
+          if (r.error_offset >= 0) data["offset"] = r.error_offset;
+          if (r.error_line >= 0) data["line"] = r.error_line;
+          reply.error(kRequestFailed, "cannot load profile: " + r.describe(), data);
+        } else {
+          std::shared_ptr<const Profile> profile(std::move(job->result.profile));
+          const LoadedProfile &lp = profiles_.put(path, std::move(profile));
+          log("info", "loaded " + path + " as " + lp.id);
+          reply(to_json(summarize(lp)));
+        }
+        finish_if_done();
+      });
+}
+
+void LspServer::on_profiles(const json &, Reply reply) {
+  json list = json::array();
+  for (const auto &[id, lp] : profiles_.all()) list.push_back(to_json(summarize(lp)));
+  reply({{"profiles", list}});
+}
+
+void LspServer::on_hot_methods(const json &params, Reply reply) {
+  HotMethodsParams p;
+  std::string err = parse_hot_methods_params(params, &p);
+  if (!err.empty()) return reply.error(kInvalidParams, err);
+  const LoadedProfile *lp = profiles_.find(p.profile_id);
+  if (!lp)
+    return reply.error(kInvalidParams, p.profile_id.empty()
+                                           ? "no profile is loaded"
+                                           : "unknown profileId '" + p.profile_id + "'");
+  const Profile &prof = *lp->profile;
+  int event = p.event.empty() ? prof.metadata.default_event : prof.find_event(p.event);
+  if (event < 0 || static_cast<size_t>(event) >= prof.events.size()) {
+    std::string names;
+    for (const Event &e : prof.events)
+      names += (names.empty() ? "" : ", ") + std::string(prof.str(e.name));
+    return reply.error(kInvalidParams,
+                       "unknown event '" + p.event + "'; the profile has: " + names);
+  }
+  struct Job {
+    HotMethodsResult result;
+  };
+  auto job = std::make_shared<Job>();
+  std::shared_ptr<const Profile> profile = lp->profile;
+  std::string id = lp->id;
+  uint64_t generation = lp->generation;
+  work_->queue(
+      [job, profile, event, p, id, cancel = reply.cancel_flag()] {
+        job->result = hot_methods(*profile, static_cast<EventId>(event), p.limit, p.query, cancel);
+        job->result.profile_id = id;
+      },
+      [this, job, reply, id, generation] {
+        const LoadedProfile *now = profiles_.find(id);
+        if (reply.cancelled())
+          reply.error(kRequestCancelled, "request cancelled");
+        else if (!now || now->generation != generation)
+          reply.error(kContentModified, "the profile was reloaded or unloaded; ask again");
+        else
+          reply(to_json(job->result));
+        finish_if_done();
+      });
+}
+
+void LspServer::on_execute_command(const json &params, Reply reply) {
+  FieldReader r(params);
+  std::string command;
+  json args = json::array(), token;
+  r.required("command", &command);
+  r.optional("arguments", &args);
+  r.optional("workDoneToken", &token);
+  if (!r.ok()) return reply.error(kInvalidParams, r.error());
+  if (!args.is_array()) return reply.error(kInvalidParams, "params.arguments must be an array");
+  json first = args.empty() ? json::object() : args[0];
+  if (command == "hotlines.loadProfile") {
+    LoadProfileParams p;
+    std::string err = parse_load_profile_params(first, &p);
+    if (!err.empty()) return reply.error(kInvalidParams, "arguments[0]: " + err);
+    return load_profile(path_of(p.path), token.is_null() ? p.work_done_token : token, reply);
+  }
+  if (command == "hotlines.hotMethods") return on_hot_methods(first, reply);
+  reply.error(kInvalidParams, "unknown command '" + command + "'");
+}
+
+} // namespace hotlines

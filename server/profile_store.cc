@@ -1,0 +1,37 @@
+// ProfileStore (see profile_store.h).
+#include "server/profile_store.h"
+
+namespace hotlines {
+
+const LoadedProfile &ProfileStore::put(const std::string &path,
+                                       std::shared_ptr<const Profile> profile) {
+  for (auto &[id, lp] : profiles_) {
+    if (lp.path == path) {
+      lp.profile = std::move(profile);
+      lp.generation = next_generation_++;
+      last_id_ = id;
+      return lp;
+    }
+  }
+  std::string id = "p" + std::to_string(next_id_++);
+  LoadedProfile &lp = profiles_[id];
+  lp.id = id;
+  lp.path = path;
+  lp.profile = std::move(profile);
+  lp.generation = next_generation_++;
+  last_id_ = id;
+  return lp;
+}
+
+const LoadedProfile *ProfileStore::find(const std::string &id) const {
+  auto it = profiles_.find(id.empty() ? last_id_ : id);
+  return it == profiles_.end() ? nullptr : &it->second;
+}
+
+bool ProfileStore::remove(const std::string &id) {
+  if (profiles_.erase(id) == 0) return false;
+  if (last_id_ == id) last_id_ = profiles_.empty() ? "" : profiles_.rbegin()->first;
+  return true;
+}
+
+} // namespace hotlines

@@ -1,0 +1,35 @@
+// The loaded profiles of a server session, by id. A profile is immutable and shared
+// (shared_ptr<const Profile>); a reload swaps the pointer and bumps the generation, so work
+// started on the old one can tell its answer is stale. Threading: loop thread only.
+#pragma once
+
+#include "formats/profile.h"
+
+#include <map>
+#include <memory>
+#include <string>
+
+namespace hotlines {
+
+struct LoadedProfile {
+  std::string id, path;
+  std::shared_ptr<const Profile> profile;
+  uint64_t generation = 0;
+};
+
+class ProfileStore {
+public:
+  // Adds a profile, or replaces the one loaded from the same path (a reload keeps its id).
+  const LoadedProfile &put(const std::string &path, std::shared_ptr<const Profile> profile);
+  // The profile with this id; "" means the most recently loaded one. nullptr when unknown.
+  const LoadedProfile *find(const std::string &id) const;
+  bool remove(const std::string &id);
+  const std::map<std::string, LoadedProfile> &all() const { return profiles_; }
+
+private:
+  std::map<std::string, LoadedProfile> profiles_;
+  std::string last_id_;
+  uint64_t next_id_ = 1, next_generation_ = 1;
+};
+
+} // namespace hotlines
