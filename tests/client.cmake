@@ -1,0 +1,16 @@
+# Real-client tests (Node): installs the pinned vscode-jsonrpc with npm ci and runs node --test.
+find_program(NODE node)
+find_program(NPM npm)
+if(NODE AND NPM)
+  add_test(NAME client.npm_ci
+    COMMAND ${NPM} ci --no-audit --no-fund --prefer-offline
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/tests/client)
+  set_tests_properties(client.npm_ci PROPERTIES FIXTURES_SETUP client_deps TIMEOUT 300 LABELS client)
+  add_test(NAME client.vscode_jsonrpc_session
+    COMMAND ${NODE} --test session.test.js
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/tests/client)
+  set_tests_properties(client.vscode_jsonrpc_session PROPERTIES FIXTURES_REQUIRED client_deps TIMEOUT 120
+    LABELS client ENVIRONMENT "HOTLINES_BINARY=$<TARGET_FILE:hotlines>;HOTLINES_SHARED_DIR=${HOTLINES_SHARED_DIR}")
+else()
+  message(WARNING "node/npm not found: real-client tests are skipped")
+endif()
