@@ -1,0 +1,30 @@
+// PprofPruner: a profile's drop_frames / keep_frames regexps, matched the way go tool pprof
+// matches them (anchored, on the function name with its argument list removed), so the reader
+// can prune stacks exactly as `go tool pprof` shows them. Immutable after init(); matching is
+// const and may run on any thread.
+#pragma once
+
+#include <memory>
+#include <regex>
+#include <string>
+#include <string_view>
+
+namespace hotlines {
+
+// go tool pprof's simplifyFunc: drops a leading '.', then everything from the first '(' that
+// does not start "(anonymous namespace)" or belong to "operator()".
+std::string_view simplify_pprof_function_name(std::string_view name);
+
+class PprofPruner {
+public:
+  // Compiles the patterns (keep may be empty). Returns false with *error when a pattern is
+  // too long or uses syntax this matcher does not accept; the caller then keeps every frame.
+  bool init(std::string_view drop, std::string_view keep, std::string *error);
+  // True when frames of this function (and everything it calls) are dropped.
+  bool drops(std::string_view function_name) const;
+
+private:
+  std::unique_ptr<std::regex> drop_, keep_;
+};
+
+} // namespace hotlines
