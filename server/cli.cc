@@ -10,7 +10,8 @@ namespace {
 const CliCommand kCommands[] = {
     {"info", "info FILE", "load a profile and print its format, events, threads and warnings",
      cli_info},
-    {"convert", "convert IN OUT [--event NAME]", "write a profile as pprof (.pb.gz, .pprof, .pb)", cli_convert},
+    {"convert", "convert IN OUT [--event NAME]", "write a profile as pprof (.pb.gz, .pprof, .pb)",
+     cli_convert},
 };
 } // namespace
 
