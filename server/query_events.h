@@ -1,0 +1,24 @@
+// The events of a profile (cpu, wall, alloc, lock, ...) with their totals and units, in the
+// profile's order, marking the default one. Pure function; thread-safe.
+#pragma once
+
+#include "formats/profile.h"
+
+#include <string_view>
+#include <vector>
+
+namespace hotlines {
+
+struct EventRow {
+  EventId id = 0;
+  std::string_view name, unit, count_label, value_label;
+  std::vector<std::string_view> sources; // source event / sample types
+  int64_t count = 0, value = 0;
+  uint64_t samples = 0; // sample rows
+  bool has_time = false;
+  bool is_default = false;
+};
+
+std::vector<EventRow> list_events(const Profile &profile);
+
+} // namespace hotlines
