@@ -1,0 +1,190 @@
+// Tests for call trees, callers, callees of a line, hottest path and flame graphs on
+// hand-built profiles: recursion, ordering, depth and pct limits, stable ids, frames.
+#include "query_test_util.h"
+#include "server/query_tree.h"
+
+#include <gtest/gtest.h>
+
+using namespace hotlines;
+using namespace hotlines::test;
+
+namespace {
+
+std::shared_ptr<const ViewWeights> view_of(const ProfileIndex &idx, const View &v = {}) {
+  ViewResult r = compute_view(idx, v);
+  EXPECT_TRUE(r.ok()) << r.error;
+  return r.weights;
+}
+
+// "name total" per node, indented by depth.
+std::string dump(const CallTree &t) {
+  std::string s;
+  for (const TreeNode &n : t.nodes)
+    s += std::string(n.depth * 2, ' ') + std::string(n.name) + " " + std::to_string(n.total) + "/" +
+         std::to_string(n.self) + "\n";
+  return s;
+}
+
+struct Fixture {
+  TestProfile t;
+  FrameId main, run, calc10, calc11, work, sleep;
+  std::shared_ptr<const ProfileIndex> idx;
+  Fixture() {
+    main = t.java("p/Main", "main", 5);
+    run = t.java("p/Main", "run", 8);
+    calc10 = t.java("p/Calc", "calc", 10);
+    calc11 = t.java("p/Calc", "calc", 11);
+    work = t.java("p/Work", "work", 20);
+    sleep = t.java("java/lang/Thread", "sleep", 0);
+    t.sample("cpu", {main, run, calc10}, "main", 0, 4);
+    t.sample("cpu", {main, run, calc11, work}, "main", 0, 2);
+    t.sample("cpu", {main, calc10, calc11}, "main", 0, 1); // recursion calc -> calc
+    t.sample("cpu", {main, work}, "worker-1", 0, 3);
+    t.sample("cpu", {main, sleep}, "worker-2", 0, 1);
+    idx = t.index();
+  }
+};
+
+TEST(QueryTree, CalleeTreeFromRootsIsSortedAndRecursionSafe) {
+  Fixture f;
+  CallTree t = call_tree(*view_of(*f.idx), {});
+  EXPECT_EQ(dump(t), "p.Main.main 11/0\n"
+                     "  p.Main.run 6/0\n"
+                     "    p.Calc.calc 6/4\n"
+                     "      p.Work.work 2/2\n"
+                     "  p.Work.work 3/3\n"
+                     "  java.lang.Thread.sleep 1/1\n" // ties by name
+                     "  p.Calc.calc 1/0\n"
+                     "    p.Calc.calc 1/1\n");
+  EXPECT_EQ(t.top_total, 11);
+  EXPECT_EQ(t.nodes[0].first_child, 1u);
+  EXPECT_EQ(t.nodes[1].next_sibling, 4u);
+}
+
+TEST(QueryTree, CalleesOfAFunctionMergeOutermostOccurrences) {
+  Fixture f;
+  TreeOptions o;
+  o.method = "Calc.calc";
+  CallTree t = call_tree(*view_of(*f.idx), o);
+  EXPECT_TRUE(t.anchor_found);
+  EXPECT_EQ(dump(t), "p.Calc.calc 7/4\n"
+                     "  p.Work.work 2/2\n"
+                     "  p.Calc.calc 1/1\n");
+  o.lines = true;
+  t = call_tree(*view_of(*f.idx), o);
+  ASSERT_EQ(t.nodes.size(), 4u);
+  EXPECT_EQ(t.nodes[0].line, 10);
+  EXPECT_EQ(t.nodes[0].total, 5);
+  EXPECT_EQ(t.nodes[2].line, 11);
+  EXPECT_EQ(t.nodes[2].total, 2);
+}
+
+TEST(QueryTree, CallersOfAFunctionAndOfALine) {
+  Fixture f;
+  TreeOptions o;
+  o.direction = TreeDirection::callers;
+  o.method = "p.Work.work";
+  CallTree t = call_tree(*view_of(*f.idx), o);
+  EXPECT_EQ(dump(t), "p.Work.work 5/5\n"
+                     "  p.Main.main 3/0\n"
+                     "  p.Calc.calc 2/0\n"
+                     "    p.Main.run 2/0\n"
+                     "      p.Main.main 2/0\n");
+  o.max_depth = 2;
+  EXPECT_EQ(call_tree(*view_of(*f.idx), o).nodes.size(), 3u);
+  TreeOptions line;
+  line.direction = TreeDirection::callers;
+  line.file = "p/Calc.java";
+  line.line = 11;
+  t = call_tree(*view_of(*f.idx), line);
+  EXPECT_EQ(dump(t), "p.Calc.calc 3/1\n"
+                     "  p.Main.run 2/0\n"
+                     "    p.Main.main 2/0\n"
+                     "  p.Calc.calc 1/0\n"
+                     "    p.Main.main 1/0\n");
+  TreeOptions callees = line;
+  callees.direction = TreeDirection::callees;
+  EXPECT_EQ(dump(call_tree(*view_of(*f.idx), callees)), "p.Calc.calc 3/1\n"
+                                                        "  p.Work.work 2/2\n");
+  TreeOptions none = o;
+  none.method = "Nope";
+  t = call_tree(*view_of(*f.idx), none);
+  EXPECT_TRUE(t.anchored);
+  EXPECT_FALSE(t.anchor_found);
+  EXPECT_TRUE(t.nodes.empty());
+}
+
+TEST(QueryTree, HottestPathFollowsHeaviestChild) {
+  Fixture f;
+  std::vector<TreeNode> path = hottest_path(*view_of(*f.idx), {});
+  ASSERT_EQ(path.size(), 4u);
+  EXPECT_EQ(path[0].name, "p.Main.main");
+  EXPECT_EQ(path[1].name, "p.Main.run");
+  EXPECT_EQ(path[2].name, "p.Calc.calc");
+  EXPECT_EQ(path[2].parent, 1u);
+  EXPECT_EQ(path[3].name, "p.Work.work");
+  TreeOptions o;
+  o.method = "Main.run";
+  path = hottest_path(*view_of(*f.idx), o);
+  ASSERT_EQ(path.size(), 3u);
+  EXPECT_EQ(path[1].total, 6);
+}
+
+TEST(QueryTree, FlameGraphIdsAreStableAcrossViewsAndCarryFrames) {
+  Fixture f;
+  CallTree all = flame_graph(*view_of(*f.idx));
+  View only_main;
+  only_main.threads.names = {"main"};
+  CallTree some = flame_graph(*view_of(*f.idx, only_main));
+  std::map<std::string, uint64_t> ids;
+  std::function<std::string(const CallTree &, uint32_t)> path = [&](const CallTree &t, uint32_t i) {
+    return (t.nodes[i].parent == kNoNode ? "" : path(t, t.nodes[i].parent) + ";") +
+           std::string(t.nodes[i].name);
+  };
+  std::set<uint64_t> unique;
+  for (uint32_t i = 0; i < all.nodes.size(); i++) {
+    ids[path(all, i)] = all.nodes[i].id;
+    unique.insert(all.nodes[i].id);
+    EXPECT_LT(all.nodes[i].id, 1ull << 53);
+  }
+  EXPECT_EQ(unique.size(), all.nodes.size());
+  for (uint32_t i = 0; i < some.nodes.size(); i++) EXPECT_EQ(some.nodes[i].id, ids[path(some, i)]);
+  // The node p.Main.run > p.Calc.calc merges lines 10 (weight 4) and 11 (weight 2): the
+  // frame is the heavier one.
+  const Profile &p = f.idx->profile();
+  EXPECT_EQ(all.nodes[2].name, "p.Calc.calc");
+  EXPECT_EQ(p.frames[all.nodes[2].frame].line, 10);
+  EXPECT_EQ(all.nodes[2].line, 10);
+}
+
+TEST(QueryTree, MinPctAndMaxNodesPrune) {
+  Fixture f;
+  TreeOptions o;
+  o.min_pct = 20; // 11 total: keeps >= 2.2
+  CallTree t = call_tree(*view_of(*f.idx), o);
+  EXPECT_EQ(dump(t), "p.Main.main 11/0\n"
+                     "  p.Main.run 6/0\n"
+                     "    p.Calc.calc 6/4\n"
+                     "  p.Work.work 3/3\n");
+  o = {};
+  o.max_nodes = 2;
+  EXPECT_EQ(call_tree(*view_of(*f.idx), o).nodes.size(), 2u);
+  o = {};
+  o.max_depth = 1;
+  EXPECT_EQ(call_tree(*view_of(*f.idx), o).nodes.size(), 1u);
+}
+
+TEST(QueryTree, HiddenFramesReshapeTheTree) {
+  Fixture f;
+  View v;
+  v.hide = {"Main.run"};
+  CallTree t = call_tree(*view_of(*f.idx, v), {});
+  EXPECT_EQ(dump(t), "p.Main.main 11/0\n"
+                     "  p.Calc.calc 7/4\n"
+                     "    p.Work.work 2/2\n"
+                     "    p.Calc.calc 1/1\n"
+                     "  p.Work.work 3/3\n"
+                     "  java.lang.Thread.sleep 1/1\n");
+}
+
+} // namespace
