@@ -42,6 +42,13 @@ std::string normalize_jvm_class(std::string_view c) {
     if ((c[i] == '.' || c[i] == '/' || c[i] == '+') && i + 1 < c.size()) {
       if (size_t n = hex_address_at(c, i + 1)) {
         i += 1 + n;
+        // The JDK's Flight Recorder appends `/<identity hash>` to hidden class names:
+        // `org.acme.Main$$Lambda$89+0x00007f9b40007c30/1616974404`.
+        if (i + 1 < c.size() && c[i] == '/' && is_digit(c[i + 1])) {
+          size_t j = i + 1;
+          while (j < c.size() && is_digit(c[j])) j++;
+          if (j == c.size() || c[j] == '.' || c[j] == '$') i = j;
+        }
         continue;
       }
     }

@@ -10,7 +10,8 @@
 namespace hotlines {
 
 // Strips the per-run parts of hidden class names: `$$Lambda$14.0x...`, `$$Lambda/0x...`,
-// `$$Lambda$14+0x...`, `LambdaForm$MH.0x...`, `$Proxy12`-style numbering is kept.
+// `$$Lambda$14+0x...`, `LambdaForm$MH.0x...`, and the JDK recorder's `+0x.../<hash>` suffix;
+// `$Proxy12`-style numbering is kept.
 std::string normalize_jvm_class(std::string_view internal_class);
 
 // `org/acme/shop/Pricing$Inner` + `spin` -> `org.acme.shop.Pricing$Inner.spin` (normalised).

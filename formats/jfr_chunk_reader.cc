@@ -1,0 +1,751 @@
+// Reading one JFR chunk into the profile model (see jfr_chunk_reader.h). Order of work:
+// metadata -> decoder -> constant-pool index -> one pass over the events. Pool entries
+// (threads, stacks, methods, classes, symbols) are decoded on first reference and memoized.
+#include "formats/jfr_chunk_reader.h"
+
+#include "formats/jfr_constant_pool.h"
+#include "formats/jfr_decoder.h"
+#include "formats/jfr_event_table.h"
+#include "formats/jfr_id_map.h"
+#include "formats/jfr_metadata.h"
+#include "formats/jfr_text.h"
+#include "formats/jvm_names.h"
+
+#include <charconv>
+#include <cmath>
+#include <deque>
+
+namespace hotlines {
+
+namespace {
+
+// Slots an event's interesting fields are decoded into.
+enum Slot : int8_t {
+  kTime,
+  kDuration,
+  kSampledThread,
+  kEventThread,
+  kStack,
+  kWeightA,
+  kWeightB,
+  kSlots
+};
+
+// How a time field is expressed (jdk.jfr.Timestamp / jdk.jfr.Timespan annotations).
+enum class TimeUnit : uint8_t { ticks, nanos, micros, millis, seconds, raw };
+
+TimeUnit timestamp_unit(const std::string *a) {
+  if (!a || *a == "TICKS") return TimeUnit::ticks;
+  if (*a == "NANOSECONDS_SINCE_EPOCH") return TimeUnit::nanos;
+  if (*a == "MILLISECONDS_SINCE_EPOCH") return TimeUnit::millis;
+  return TimeUnit::ticks;
+}
+
+TimeUnit timespan_unit(const std::string *a) {
+  if (!a) return TimeUnit::raw;
+  if (*a == "TICKS") return TimeUnit::ticks;
+  if (*a == "NANOSECONDS") return TimeUnit::nanos;
+  if (*a == "MICROSECONDS") return TimeUnit::micros;
+  if (*a == "MILLISECONDS") return TimeUnit::millis;
+  if (*a == "SECONDS") return TimeUnit::seconds;
+  return TimeUnit::raw;
+}
+
+int64_t d2l(double d) { // Java's double-to-long: saturating, NaN is 0
+  if (std::isnan(d)) return 0;
+  if (d >= 9.223372036854775807e18) return INT64_MAX;
+  if (d <= -9.223372036854775808e18) return INT64_MIN;
+  return static_cast<int64_t>(d);
+}
+
+int64_t sat_add(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) return b > 0 ? INT64_MAX : INT64_MIN;
+  return r;
+}
+
+int64_t sat_mul(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_mul_overflow(a, b, &r)) return (a < 0) != (b < 0) ? INT64_MIN : INT64_MAX;
+  return r;
+}
+
+FrameKind frame_kind_of(std::string_view d) {
+  if (d == "Interpreted") return FrameKind::interpreted;
+  if (d == "JIT compiled") return FrameKind::jit;
+  if (d == "Inlined") return FrameKind::inlined;
+  if (d == "C1 compiled") return FrameKind::c1;
+  if (d == "Native") return FrameKind::native;
+  if (d == "C++") return FrameKind::cpp;
+  if (d == "Kernel") return FrameKind::kernel;
+  return FrameKind::unknown;
+}
+
+// async-profiler records the library of a native frame where a Java frame has its class
+// (`libjvm.so`, `/usr/lib/libc.so.6`, "" for the kernel).
+bool looks_like_library(std::string_view cls) {
+  return cls.empty() || cls.front() == '/' || cls.find(".so") != std::string_view::npos ||
+         cls.ends_with(".dll") || cls.ends_with(".dylib");
+}
+
+// "10 ms", "20ms", "1 s", "500 us" -> nanoseconds; 0 when not a duration.
+int64_t parse_period(std::string_view s) {
+  int64_t n = 0;
+  auto r = std::from_chars(s.data(), s.data() + s.size(), n);
+  if (r.ec != std::errc() || n < 0) return 0;
+  std::string_view unit = s.substr(r.ptr - s.data());
+  while (!unit.empty() && unit.front() == ' ') unit.remove_prefix(1);
+  if (unit.empty() || unit == "ns") return n;
+  if (unit == "us") return sat_mul(n, 1000);
+  if (unit == "ms") return sat_mul(n, 1000000);
+  if (unit == "s") return sat_mul(n, 1000000000);
+  return 0;
+}
+
+constexpr uint32_t kNull = UINT32_MAX;
+
+struct Handler {
+  enum Kind : uint8_t { sample, active_setting, jvm_information };
+  Kind kind = sample;
+  int cls = -1;
+  const JfrEventRule *rule = nullptr;
+  std::vector<int8_t> slot_of;
+  TimeUnit time_unit = TimeUnit::ticks;
+  TimeUnit duration_unit = TimeUnit::raw;
+  EventId event = kNull;
+  // active_setting / jvm_information: fields by name
+  int f_name = -1, f_value = -1, f_id = -1;
+};
+
+struct MethodInfo {
+  std::string_view cls, name, descriptor;
+  bool library = false;
+  FunctionId java_fn = kNull, native_fn = kNull;
+};
+
+} // namespace
+
+struct JfrChunkReader::Impl {
+  Impl(std::string_view d, const JfrChunkHeader &c, int64_t start, const LoadOptions &o)
+      : data(d), chunk(c), profile_start(start), options(o) {}
+
+  std::string_view data;
+  JfrChunkHeader chunk;
+  int64_t profile_start;
+  const LoadOptions &options;
+  JfrChunkInfo info;
+  std::string error;
+  int64_t error_offset = -1;
+
+  JfrMetadata md;
+  std::unique_ptr<JfrDecoder> dec;
+  JfrConstantPools pools;
+  ProfileBuilder *b = nullptr;
+
+  // Clock: ticks -> ns since the profile start.
+  int64_t chunk_start_rel = 0;
+  double divisor = 1;
+
+  // Memoized resolutions, by pool key.
+  JfrIdMap<ThreadId> threads;
+  JfrIdMap<StackId> stacks;
+  JfrIdMap<uint32_t> methods; // -> index into method_infos
+  std::vector<MethodInfo> method_infos;
+  JfrIdMap<FrameKind> frame_kinds;
+  JfrIdMap<std::string_view> class_names;
+  std::deque<std::string> arena; // converted strings that string_views point into
+  ThreadId unknown_thread = kNull;
+  FunctionId unknown_function = kNull;
+  std::vector<FrameId> frame_buf;
+
+  // Per-class slot maps for pool types we decode by field name.
+  std::vector<std::vector<int8_t>> thread_slots, method_slots, class_slots, frame_slots;
+  std::vector<int> frames_field; // StackTrace class -> index of `frames`, -2 unknown
+
+  // Problems that cost single events or references.
+  int64_t bad_events = 0, bad_event_offset = -1;
+  int64_t missing_refs = 0, missing_ref_offset = -1;
+  std::string missing_ref_what;
+  std::vector<int64_t> totals; // per builder event, to refuse overflowing sums
+
+  // Settings seen in the chunk.
+  std::string version, jvm_name, jvm_version;
+  int64_t exec_type_id = -1;
+
+  bool fail(std::string msg, int64_t at) {
+    if (error.empty()) {
+      error = std::move(msg);
+      error_offset = at;
+    }
+    return false;
+  }
+
+  JfrInput input_at(size_t pos) const {
+    JfrInput in(data, chunk.offset + JfrChunkHeader::kSize, chunk.end(),
+                chunk.compressed_integers());
+    in.seek(pos);
+    return in;
+  }
+
+  void missing(int cls, uint64_t key, size_t at) {
+    if (key == 0) return; // 0 is how writers say null
+    if (missing_refs++ == 0) {
+      missing_ref_offset = static_cast<int64_t>(at);
+      missing_ref_what = md.classes[cls].name + " " + std::to_string(key);
+    }
+  }
+
+  // ---- text -------------------------------------------------------------------------------
+  std::string_view keep(std::string s) {
+    arena.push_back(std::move(s));
+    return arena.back();
+  }
+
+  std::string_view text(const JfrValue &v, size_t at, int depth = 0) {
+    if (depth > 4) return {};
+    if (v.kind == JfrValue::reference) {
+      size_t off = pools.find(v.type, static_cast<uint64_t>(v.i));
+      if (!off) {
+        missing(v.type, static_cast<uint64_t>(v.i), at);
+        return {};
+      }
+      JfrInput in = input_at(off);
+      JfrValue inner = dec->read_pool_scalar(v.type, in);
+      return text(inner, off, depth + 1);
+    }
+    if (v.kind != JfrValue::string) return {};
+    switch (v.encoding) {
+    case 2: {
+      JfrValue ref;
+      ref.kind = JfrValue::reference;
+      ref.type = dec->string_class();
+      ref.i = v.i;
+      if (ref.type < 0) return {};
+      return text(ref, at, depth + 1);
+    }
+    case 3: {
+      std::string_view s(data.data() + v.i, v.length);
+      if (is_valid_utf8(s)) return s;
+      std::string out;
+      append_sanitized_utf8(&out, s);
+      return keep(std::move(out));
+    }
+    case 5: {
+      std::string_view s(data.data() + v.i, v.length);
+      bool ascii = true;
+      for (char c : s) ascii &= static_cast<unsigned char>(c) < 0x80;
+      if (ascii) return s;
+      std::string out;
+      append_latin1_as_utf8(&out, s);
+      return keep(std::move(out));
+    }
+    case 4: {
+      JfrInput in = input_at(static_cast<size_t>(v.i));
+      std::u16string units;
+      units.reserve(v.length);
+      for (uint32_t i = 0; i < v.length && in.ok(); i++) units.push_back(in.u16());
+      std::string out;
+      append_utf16_as_utf8(&out, reinterpret_cast<const uint16_t *>(units.data()), units.size());
+      return keep(std::move(out));
+    }
+    default:
+      return {};
+    }
+  }
+
+  // Slot map of class `cls` for the named fields (slot i for names[i]), cached in `cache`.
+  const int8_t *slots_for(std::vector<std::vector<int8_t>> &cache, int cls,
+                          std::initializer_list<std::string_view> names) {
+    if (cache.size() < md.classes.size()) cache.resize(md.classes.size());
+    std::vector<int8_t> &s = cache[cls];
+    if (s.empty()) {
+      s.assign(md.classes[cls].fields.size() + 1, -1); // +1: never empty once built
+      int8_t slot = 0;
+      for (std::string_view n : names) {
+        int f = md.field(cls, n);
+        if (f >= 0) s[f] = slot;
+        slot++;
+      }
+    }
+    return s.data();
+  }
+
+  // ---- threads ----------------------------------------------------------------------------
+  ThreadId unknown() {
+    if (unknown_thread == kNull) unknown_thread = b->thread("");
+    return unknown_thread;
+  }
+
+  // kNull when the reference is null or missing.
+  ThreadId thread(const JfrValue &v, size_t at) {
+    if (v.kind != JfrValue::reference) return kNull;
+    uint64_t key = static_cast<uint64_t>(v.i);
+    if (const ThreadId *t = threads.find(key)) return *t;
+    ThreadId id = kNull;
+    size_t off = pools.find(v.type, key);
+    if (!off) {
+      missing(v.type, key, at);
+    } else if (md.classes[v.type].kind == JfrKind::object) {
+      JfrValue f[4];
+      JfrInput in = input_at(off);
+      dec->read_fields(
+          v.type,
+          slots_for(thread_slots, v.type, {"osName", "osThreadId", "javaName", "javaThreadId"}), in,
+          f);
+      std::string_view os_name = text(f[0], off), java_name = text(f[2], off);
+      int64_t os_tid = f[1].kind == JfrValue::integer ? f[1].i : -1;
+      int64_t java_tid = f[3].kind == JfrValue::integer ? f[3].i : -1;
+      if (java_name.empty() && java_tid == 0) java_tid = -1;
+      id = b->thread(java_name.empty() ? os_name : java_name, os_tid, java_tid);
+    }
+    threads.insert(key, id);
+    return id;
+  }
+
+  // ---- methods and frames -----------------------------------------------------------------
+  std::string_view class_name(const JfrValue &v, size_t at) {
+    if (v.kind != JfrValue::reference) return text(v, at);
+    uint64_t key = static_cast<uint64_t>(v.i);
+    if (const std::string_view *s = class_names.find(key)) return *s;
+    std::string_view name;
+    size_t off = pools.find(v.type, key);
+    if (!off) {
+      missing(v.type, key, at);
+    } else if (md.classes[v.type].kind == JfrKind::object) {
+      JfrValue f[1];
+      JfrInput in = input_at(off);
+      dec->read_fields(v.type, slots_for(class_slots, v.type, {"name"}), in, f);
+      name = text(f[0], off);
+    } else {
+      name = text(v, at);
+    }
+    class_names.insert(key, name);
+    return name;
+  }
+
+  MethodInfo *method(const JfrValue &v, size_t at) {
+    if (v.kind != JfrValue::reference) return nullptr;
+    uint64_t key = static_cast<uint64_t>(v.i);
+    if (const uint32_t *m = methods.find(key)) return *m == kNull ? nullptr : &method_infos[*m];
+    size_t off = pools.find(v.type, key);
+    if (!off || md.classes[v.type].kind != JfrKind::object) {
+      if (!off) missing(v.type, key, at);
+      methods.insert(key, kNull);
+      return nullptr;
+    }
+    JfrValue f[3];
+    JfrInput in = input_at(off);
+    dec->read_fields(v.type, slots_for(method_slots, v.type, {"type", "name", "descriptor"}), in,
+                     f);
+    MethodInfo mi;
+    mi.cls = class_name(f[0], off);
+    mi.name = text(f[1], off);
+    mi.descriptor = text(f[2], off);
+    mi.library = looks_like_library(mi.cls);
+    methods.insert(key, static_cast<uint32_t>(method_infos.size()));
+    method_infos.push_back(mi);
+    return &method_infos.back();
+  }
+
+  FunctionId function(MethodInfo *m, bool java) {
+    if (!m) {
+      if (unknown_function == kNull) {
+        Function f;
+        f.name = b->intern("[unknown]");
+        unknown_function = b->function(f);
+      }
+      return unknown_function;
+    }
+    FunctionId &slot = java ? m->java_fn : m->native_fn;
+    if (slot != kNull) return slot;
+    Function f;
+    f.method = b->intern(m->name);
+    f.system_name = b->intern(m->descriptor);
+    if (java) {
+      f.class_name = b->intern(m->cls);
+      f.name = b->intern(jvm_display_name(m->cls, m->name));
+    } else {
+      f.library = b->intern(m->cls);
+      f.name = f.method;
+    }
+    slot = b->function(f);
+    return slot;
+  }
+
+  FrameKind frame_kind(const JfrValue &v, size_t at) {
+    if (v.kind == JfrValue::reference) {
+      uint64_t key = static_cast<uint64_t>(v.i);
+      if (const FrameKind *k = frame_kinds.find(key)) return *k;
+      FrameKind k = frame_kind_of(text(v, at));
+      frame_kinds.insert(key, k);
+      return k;
+    }
+    return frame_kind_of(text(v, at));
+  }
+
+  FrameId frame(const JfrValue *f, size_t at) {
+    // f: method, lineNumber, bytecodeIndex, type
+    FrameKind kind = frame_kind(f[3], at);
+    MethodInfo *m = method(f[0], at);
+    bool java = kind != FrameKind::cpp && kind != FrameKind::kernel &&
+                !(kind == FrameKind::native && m && m->library);
+    Frame fr;
+    fr.function = function(m, java);
+    fr.kind = kind;
+    if (java) {
+      int64_t line = f[1].kind == JfrValue::integer ? f[1].i : 0;
+      fr.line = line > 0 && line <= INT32_MAX ? static_cast<int32_t>(line) : 0;
+      fr.bci = f[2].kind == JfrValue::integer ? static_cast<int32_t>(f[2].i) : -1;
+    }
+    return b->frame(fr);
+  }
+
+  // ---- stacks -----------------------------------------------------------------------------
+  StackId stack(const JfrValue &v, size_t at) {
+    if (v.kind != JfrValue::reference) return kNoStack;
+    uint64_t key = static_cast<uint64_t>(v.i);
+    if (const StackId *s = stacks.find(key)) return *s;
+    StackId id = kNoStack;
+    size_t off = pools.find(v.type, key);
+    if (!off) {
+      missing(v.type, key, at);
+    } else if (md.classes[v.type].kind == JfrKind::object) {
+      id = decode_stack(v.type, off);
+    }
+    stacks.insert(key, id);
+    return id;
+  }
+
+  StackId decode_stack(int cls, size_t off) {
+    if (frames_field.size() < md.classes.size()) frames_field.assign(md.classes.size(), -2);
+    if (frames_field[cls] == -2) frames_field[cls] = md.field(cls, "frames");
+    const int ff = frames_field[cls];
+    JfrInput in = input_at(off);
+    frame_buf.clear();
+    const auto &codes = dec->codes(cls);
+    for (size_t i = 0; i < codes.size() && in.ok(); i++) {
+      const JfrDecoder::FieldCode &fc = codes[i];
+      if (static_cast<int>(i) != ff || !fc.array ||
+          (fc.code != JfrDecoder::kStruct && fc.code != JfrDecoder::kRef)) {
+        dec->skip_field(fc, in);
+        continue;
+      }
+      uint32_t n = in.count(
+          std::max<size_t>(1, dec->min_size(JfrDecoder::FieldCode{fc.code, false, fc.type})));
+      const int8_t *slots =
+          slots_for(frame_slots, fc.type, {"method", "lineNumber", "bytecodeIndex", "type"});
+      for (uint32_t k = 0; k < n && in.ok(); k++) {
+        JfrValue f[4];
+        size_t frame_at = in.pos();
+        if (fc.code == JfrDecoder::kStruct) {
+          dec->read_fields(fc.type, slots, in, f);
+        } else { // frames as references into a StackFrame pool
+          uint64_t fkey = static_cast<uint64_t>(in.i64());
+          size_t foff = pools.find(fc.type, fkey);
+          if (!foff) {
+            missing(fc.type, fkey, frame_at);
+          } else if (md.classes[fc.type].kind == JfrKind::object) {
+            JfrInput fin = input_at(foff);
+            dec->read_fields(fc.type, slots, fin, f);
+          }
+        }
+        if (in.ok()) frame_buf.push_back(frame(f, frame_at));
+      }
+    }
+    // Pool entries were walked once when indexed, so this cannot fail on its own; be safe.
+    if (!in.ok()) return kNoStack;
+    return b->stack_from_leaf(frame_buf);
+  }
+
+  // ---- events -----------------------------------------------------------------------------
+  std::vector<Handler> handlers;
+  JfrIdMap<uint32_t> handler_of; // type id -> index in handlers
+
+  void setup_handlers() {
+    for (size_t c = 0; c < md.classes.size(); c++) {
+      const JfrClass &cls = md.classes[c];
+      if (cls.name == "jdk.ExecutionSample") exec_type_id = cls.id;
+      Handler h;
+      h.cls = static_cast<int>(c);
+      if (const JfrEventRule *r = find_jfr_event_rule(cls.name)) {
+        h.kind = Handler::sample;
+        h.rule = r;
+        h.slot_of.assign(cls.fields.size() + 1, -1);
+        auto put = [&](std::string_view name, Slot s) {
+          int f = md.field(h.cls, name);
+          if (f >= 0) h.slot_of[f] = s;
+          return f;
+        };
+        int t = put("startTime", kTime);
+        if (t >= 0)
+          h.time_unit =
+              timestamp_unit(md.annotation(cls.fields[t].annotations, "jdk.jfr.Timestamp"));
+        put("sampledThread", kSampledThread);
+        put("eventThread", kEventThread);
+        put("stackTrace", kStack);
+        switch (r->weight) {
+        case JfrWeight::one:
+          break;
+        case JfrWeight::samples:
+          put("samples", kWeightA);
+          break;
+        case JfrWeight::tlab_or_allocation:
+          put("tlabSize", kWeightA);
+          put("allocationSize", kWeightB);
+          break;
+        case JfrWeight::allocation_size:
+          put("allocationSize", kWeightA);
+          break;
+        case JfrWeight::weight:
+          put("weight", kWeightA);
+          break;
+        case JfrWeight::size:
+          put("size", kWeightA);
+          break;
+        case JfrWeight::duration: {
+          int d = put("duration", kWeightA);
+          if (d >= 0)
+            h.duration_unit =
+                timespan_unit(md.annotation(cls.fields[d].annotations, "jdk.jfr.Timespan"));
+          break;
+        }
+        }
+      } else if (cls.name == "jdk.ActiveSetting") {
+        h.kind = Handler::active_setting;
+        h.f_name = md.field(h.cls, "name");
+        h.f_value = md.field(h.cls, "value");
+        h.f_id = md.field(h.cls, "id");
+      } else if (cls.name == "jdk.JVMInformation") {
+        h.kind = Handler::jvm_information;
+        h.f_name = md.field(h.cls, "jvmName");
+        h.f_value = md.field(h.cls, "jvmVersion");
+      } else {
+        continue;
+      }
+      handler_of.insert(static_cast<uint64_t>(cls.id), static_cast<uint32_t>(handlers.size()));
+      handlers.push_back(std::move(h));
+    }
+  }
+
+  int64_t timestamp(int64_t v, TimeUnit unit) const {
+    int64_t abs_rel; // ns since the profile start
+    switch (unit) {
+    case TimeUnit::nanos:
+      abs_rel = sat_add(v, -profile_start);
+      break;
+    case TimeUnit::millis:
+      abs_rel = sat_add(sat_mul(v, 1000000), -profile_start);
+      break;
+    default: {
+      // As the JDK does: (long)((ticks - startTicks) / (ticksPerSecond / 1e9)).
+      int64_t delta =
+          static_cast<int64_t>(static_cast<uint64_t>(v) - static_cast<uint64_t>(chunk.start_ticks));
+      abs_rel = sat_add(chunk_start_rel, d2l(static_cast<double>(delta) / divisor));
+    }
+    }
+    return abs_rel < 0 ? 0 : abs_rel;
+  }
+
+  int64_t timespan(int64_t v, TimeUnit unit) const {
+    switch (unit) {
+    case TimeUnit::ticks:
+      return d2l(static_cast<double>(v) / divisor);
+    case TimeUnit::micros:
+      return sat_mul(v, 1000);
+    case TimeUnit::millis:
+      return sat_mul(v, 1000000);
+    case TimeUnit::seconds:
+      return sat_mul(v, 1000000000);
+    default:
+      return v;
+    }
+  }
+
+  bool on_sample(Handler &h, JfrInput &ev, size_t at) {
+    JfrValue s[kSlots];
+    dec->read_fields(h.cls, h.slot_of.data(), ev, s);
+    if (!ev.ok()) return false;
+    int64_t time = s[kTime].kind == JfrValue::integer ? timestamp(s[kTime].i, h.time_unit) : 0;
+    ThreadId t = thread(s[kSampledThread], at);
+    if (t == kNull) t = thread(s[kEventThread], at);
+    if (t == kNull) t = unknown();
+    StackId st = stack(s[kStack], at);
+    int64_t count = 1, value = 1;
+    const int64_t a = s[kWeightA].kind != JfrValue::none ? s[kWeightA].i : 0;
+    switch (h.rule->weight) {
+    case JfrWeight::one:
+      break;
+    case JfrWeight::samples:
+      count = value = s[kWeightA].kind != JfrValue::none && a > 1 ? a : 1;
+      break;
+    case JfrWeight::tlab_or_allocation:
+      value = a != 0 ? a : (s[kWeightB].kind != JfrValue::none ? s[kWeightB].i : 0);
+      break;
+    case JfrWeight::allocation_size:
+    case JfrWeight::weight:
+    case JfrWeight::size:
+      value = a;
+      break;
+    case JfrWeight::duration:
+      value = timespan(a, h.duration_unit);
+      break;
+    }
+    if (h.event == kNull) {
+      std::string_view name = h.rule->event.empty() ? kJfrExecutionSample : h.rule->event;
+      h.event = b->event(name, h.rule->unit);
+      StringId src = b->intern(h.rule->jfr_type);
+      Event &e = b->event_at(h.event);
+      if (std::find(e.sources.begin(), e.sources.end(), src) == e.sources.end())
+        e.sources.push_back(src);
+      if (totals.size() <= h.event) totals.resize(h.event + 1, 0);
+    }
+    if (__builtin_add_overflow(totals[h.event], value, &totals[h.event]))
+      return fail("JFR event values overflow a 64-bit total", static_cast<int64_t>(at));
+    b->add_sample(h.event, st, t, time, count, value);
+    info.samples++;
+    return true;
+  }
+
+  void on_setting(const Handler &h, JfrInput &ev, size_t at) {
+    std::string_view name, value;
+    int64_t id = -1;
+    const auto &codes = dec->codes(h.cls);
+    for (size_t i = 0; i < codes.size() && ev.ok(); i++) {
+      int fi = static_cast<int>(i);
+      if (fi == h.f_name || fi == h.f_value || fi == h.f_id) {
+        JfrValue v = dec->read_field(codes[i], ev);
+        if (fi == h.f_name)
+          name = text(v, at);
+        else if (fi == h.f_value)
+          value = text(v, at);
+        else
+          id = v.i;
+      } else {
+        dec->skip_field(codes[i], ev);
+      }
+    }
+    if (!ev.ok()) return;
+    if (h.kind == Handler::jvm_information) {
+      if (jvm_name.empty()) jvm_name = name;
+      if (jvm_version.empty()) jvm_version = value;
+      return;
+    }
+    if (name == "event" && !value.empty() && info.exec_setting.empty())
+      info.exec_setting = value;
+    else if (name == "version" && version.empty())
+      version = value;
+    else if (name == "interval" && info.period_ns == 0)
+      info.period_ns = parse_period(value);
+    else if (name == "period" && id == exec_type_id && info.period_ns == 0)
+      info.period_ns = parse_period(value);
+  }
+
+  bool read_events() {
+    const size_t end = chunk.end();
+    const bool compressed = chunk.compressed_integers();
+    size_t pos = chunk.offset + JfrChunkHeader::kSize;
+    JfrInput in = input_at(pos);
+    // Type ids are small in practice: a direct table avoids hashing on the hot path.
+    std::vector<uint32_t> direct(1024, kNull);
+    for (size_t i = 0; i < handlers.size(); i++) {
+      int64_t id = md.classes[handlers[i].cls].id;
+      if (id >= 0 && id < 1024) direct[static_cast<size_t>(id)] = static_cast<uint32_t>(i);
+    }
+    uint32_t until_check = 1 << 16;
+    while (pos < end) {
+      in.seek(pos);
+      int64_t size = compressed ? static_cast<int64_t>(in.varint()) : in.i32();
+      uint64_t type = static_cast<uint64_t>(in.i64());
+      if (!in.ok() || size <= 0 || static_cast<uint64_t>(size) > end - pos ||
+          in.pos() > pos + static_cast<size_t>(size))
+        return fail("corrupt JFR event header (size " + std::to_string(size) + ")",
+                    static_cast<int64_t>(pos));
+      info.events++;
+      uint32_t hi = type < direct.size() ? direct[type] : kNull;
+      if (hi == kNull && type >= direct.size()) {
+        if (const uint32_t *p = handler_of.find(type)) hi = *p;
+      }
+      if (hi != kNull) {
+        Handler &h = handlers[hi];
+        JfrInput ev = in.sub(in.pos(), pos + static_cast<size_t>(size) - in.pos());
+        if (h.kind == Handler::sample) {
+          if (!on_sample(h, ev, pos)) {
+            if (!error.empty()) return false;
+            if (bad_events++ == 0) bad_event_offset = ev.fail_offset();
+          }
+        } else {
+          on_setting(h, ev, pos);
+        }
+      }
+      pos += static_cast<size_t>(size);
+      if (--until_check == 0) {
+        until_check = 1 << 16;
+        if (options.cancelled()) return fail("cancelled", -1);
+      }
+    }
+    return true;
+  }
+
+  bool run(ProfileBuilder &builder) {
+    b = &builder;
+    chunk_start_rel = sat_add(chunk.start_nanos, -profile_start);
+    divisor = static_cast<double>(chunk.ticks_per_second) / 1e9;
+    const bool compressed = chunk.compressed_integers();
+    // Metadata.
+    {
+      JfrInput in = input_at(chunk.offset + static_cast<size_t>(chunk.metadata_offset));
+      if (!read_jfr_metadata(in, &md, &error, &error_offset)) return false;
+    }
+    dec = std::make_unique<JfrDecoder>(md, compressed);
+    if (!pools.load(data, chunk, *dec, &error, &error_offset)) return false;
+    setup_handlers();
+    if (!read_events()) return false;
+    // Producer.
+    bool async_profiler = false;
+    for (const JfrClass &c : md.classes)
+      if (c.name.starts_with("profiler.")) async_profiler = true;
+    if (async_profiler) {
+      info.producer = version.empty() ? "async-profiler" : "async-profiler " + version;
+    } else if (!jvm_version.empty()) {
+      std::string v = jvm_version;
+      size_t open = v.find('('), close = v.find(')', open == std::string::npos ? 0 : open);
+      if (open != std::string::npos && close != std::string::npos)
+        v = v.substr(open + 1, close - open - 1);
+      std::string vendor = jvm_name.substr(0, jvm_name.find(' '));
+      info.producer = (vendor.empty() ? "JDK" : vendor) + " " + v;
+    } else {
+      info.producer = "JDK Flight Recorder";
+    }
+    if (bad_events)
+      b->warn(std::to_string(bad_events) + " corrupt JFR event(s) skipped in the chunk at byte " +
+                  std::to_string(chunk.offset),
+              bad_event_offset);
+    if (missing_refs)
+      b->warn(std::to_string(missing_refs) +
+                  " reference(s) to missing constant-pool entries (first: " + missing_ref_what +
+                  ")",
+              missing_ref_offset);
+    return true;
+  }
+};
+
+JfrChunkReader::JfrChunkReader(std::string_view data, const JfrChunkHeader &chunk,
+                               int64_t profile_start_ns, const LoadOptions &options)
+    : impl_(std::make_unique<Impl>(data, chunk, profile_start_ns, options)) {}
+
+JfrChunkReader::~JfrChunkReader() = default;
+
+bool JfrChunkReader::read(ProfileBuilder &builder) {
+  return impl_->run(builder);
+}
+const JfrChunkInfo &JfrChunkReader::info() const {
+  return impl_->info;
+}
+const std::string &JfrChunkReader::error() const {
+  return impl_->error;
+}
+int64_t JfrChunkReader::error_offset() const {
+  return impl_->error_offset;
+}
+
+} // namespace hotlines

@@ -1,0 +1,93 @@
+// Indexing a chunk's constant pools by walking its checkpoint chain (see jfr_constant_pool.h).
+// Checkpoint event: size, type 1, start, duration, delta to the previous checkpoint (0 ends
+// the chain), a flags byte, the pool count, then per pool: class id, entry count, entries
+// of (key, value).
+#include "formats/jfr_constant_pool.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace hotlines {
+
+bool JfrConstantPools::load(std::string_view data, const JfrChunkHeader &chunk,
+                            const JfrDecoder &decoder, std::string *error, int64_t *error_offset) {
+  pools_.assign(decoder.metadata().classes.size(), {});
+  entries_ = 0;
+  checkpoints_ = 0;
+  if (chunk.constant_pool_offset == 0) return true;
+  const bool compressed = chunk.compressed_integers();
+  const size_t body = chunk.offset + JfrChunkHeader::kSize;
+  auto bad = [&](std::string msg, int64_t at) {
+    *error = std::move(msg);
+    *error_offset = at;
+    return false;
+  };
+
+  // The chain, newest first.
+  std::vector<std::pair<size_t, size_t>> chain; // (offset, size)
+  std::unordered_set<size_t> seen;
+  size_t pos = chunk.offset + static_cast<size_t>(chunk.constant_pool_offset);
+  for (;;) {
+    if (!seen.insert(pos).second)
+      return bad("JFR checkpoint chain loops", static_cast<int64_t>(pos));
+    JfrInput in(data, body, chunk.end(), compressed);
+    in.seek(pos);
+    int64_t size = in.i32();
+    int64_t type = in.i64();
+    in.i64(); // start
+    in.i64(); // duration
+    int64_t delta = in.i64();
+    if (!in.ok() || size <= 0 || static_cast<uint64_t>(size) > chunk.end() - pos)
+      return bad("JFR checkpoint event has a bad size", static_cast<int64_t>(pos));
+    if (type != 1)
+      return bad("JFR checkpoint expected (type 1), found type " + std::to_string(type),
+                 static_cast<int64_t>(pos));
+    chain.emplace_back(pos, static_cast<size_t>(size));
+    if (delta == 0) break;
+    // Wrapping arithmetic, then a range check: corrupt deltas cannot leave the chunk.
+    size_t next = pos + static_cast<size_t>(delta);
+    if (next < body || next >= chunk.end())
+      return bad("JFR checkpoint delta " + std::to_string(delta) + " leaves the chunk",
+                 static_cast<int64_t>(pos));
+    pos = next;
+  }
+
+  // Entries in file order so that the first definition of a key wins.
+  std::sort(chain.begin(), chain.end());
+  const JfrMetadata &md = decoder.metadata();
+  for (const auto &[at, size] : chain) {
+    JfrInput in(data, body, chunk.end(), compressed);
+    JfrInput ev = in.sub(at, size);
+    ev.i32();
+    ev.i64();
+    ev.i64();
+    ev.i64();
+    ev.i64();
+    ev.u8(); // checkpoint kind: flush, chunk header, statics, thread
+    uint32_t pools = ev.count(2);
+    for (uint32_t p = 0; p < pools && ev.ok(); p++) {
+      size_t type_at = ev.pos();
+      int64_t type_id = ev.i64();
+      uint32_t n = ev.count(1);
+      if (!ev.ok()) break;
+      int cls = md.find(type_id);
+      if (cls < 0)
+        return bad("JFR constant pool of undeclared type id " + std::to_string(type_id),
+                   static_cast<int64_t>(type_at));
+      JfrIdMap<size_t> &pool = pools_[cls];
+      for (uint32_t e = 0; e < n && ev.ok(); e++) {
+        uint64_t key = static_cast<uint64_t>(ev.i64());
+        pool.insert(key, ev.pos());
+        decoder.skip_pool_value(cls, ev);
+        entries_++;
+      }
+      if (!ev.ok())
+        return bad("corrupt JFR constant pool " + md.classes[cls].name, ev.fail_offset());
+    }
+    if (!ev.ok()) return bad("corrupt JFR checkpoint event", ev.fail_offset());
+    checkpoints_++;
+  }
+  return true;
+}
+
+} // namespace hotlines

@@ -1,0 +1,39 @@
+// JfrConstantPools: where every constant-pool entry of one chunk is. The chunk header points
+// at the last checkpoint event; each checkpoint points back at the one before (JDK streaming
+// files have many, async-profiler files one). Entries are indexed by (class, key) -> offset
+// and decoded lazily by the chunk reader. The first definition of a key in file order wins.
+#pragma once
+
+#include "formats/jfr_chunk.h"
+#include "formats/jfr_decoder.h"
+#include "formats/jfr_id_map.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hotlines {
+
+class JfrConstantPools {
+public:
+  // Walks the checkpoint chain of the chunk and indexes every entry. On corrupt data returns
+  // false with *error and *error_offset.
+  bool load(std::string_view data, const JfrChunkHeader &chunk, const JfrDecoder &decoder,
+            std::string *error, int64_t *error_offset);
+
+  // Offset of the value of entry `key` in the pool of class `cls`, or 0 when there is none.
+  size_t find(int cls, uint64_t key) const {
+    if (cls < 0 || static_cast<size_t>(cls) >= pools_.size()) return 0;
+    const size_t *at = pools_[cls].find(key);
+    return at ? *at : 0;
+  }
+  size_t entries() const { return entries_; }
+  size_t checkpoints() const { return checkpoints_; }
+
+private:
+  std::vector<JfrIdMap<size_t>> pools_; // by class index
+  size_t entries_ = 0;
+  size_t checkpoints_ = 0;
+};
+
+} // namespace hotlines

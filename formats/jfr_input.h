@@ -1,0 +1,178 @@
+// JfrInput: a bounds-checked cursor over the bytes of one JFR chunk. Integers are LEB128
+// varints (JFR's "compressed integers") or fixed-width big-endian when the chunk header says
+// so. Reading past the end never throws: it sets a sticky failure, remembers the offset and
+// returns 0, so callers check ok() once per record. Cheap to copy; one per thread.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+namespace hotlines {
+
+class JfrInput {
+public:
+  JfrInput() = default;
+  // `data` is the whole file; the cursor may move within [begin, end) of it.
+  JfrInput(std::string_view data, size_t begin, size_t end, bool compressed)
+      : base_(reinterpret_cast<const uint8_t *>(data.data())), begin_(begin), end_(end),
+        pos_(begin), compressed_(compressed) {}
+
+  bool ok() const { return !failed_; }
+  bool compressed() const { return compressed_; }
+  // Absolute offset in the file of the cursor, and of the first failed read.
+  size_t pos() const { return pos_; }
+  size_t begin() const { return begin_; }
+  size_t end() const { return end_; }
+  size_t remaining() const { return end_ - pos_; }
+  int64_t fail_offset() const { return fail_offset_; }
+  const uint8_t *ptr() const { return base_ + pos_; }
+  const uint8_t *base() const { return base_; }
+
+  // Moves the cursor; a position outside [begin, end] fails.
+  void seek(size_t pos) {
+    if (pos < begin_ || pos > end_) return fail_at(pos);
+    pos_ = pos;
+  }
+  // A cursor limited to [pos, pos + size) of this one (an event or a pool entry).
+  JfrInput sub(size_t pos, size_t size) const {
+    JfrInput s = *this;
+    s.failed_ = false;
+    if (pos < begin_ || pos > end_ || size > end_ - pos) {
+      s.fail_at(pos);
+      return s;
+    }
+    s.begin_ = pos;
+    s.pos_ = pos;
+    s.end_ = pos + size;
+    return s;
+  }
+  void fail() { fail_at(pos_); }
+  void fail_at(size_t offset) {
+    if (!failed_) fail_offset_ = static_cast<int64_t>(offset);
+    failed_ = true;
+    pos_ = end_;
+  }
+
+  void skip(size_t n) {
+    if (n > remaining()) return fail();
+    pos_ += n;
+  }
+  uint8_t u8() {
+    if (pos_ >= end_) {
+      fail();
+      return 0;
+    }
+    return base_[pos_++];
+  }
+  bool boolean() { return u8() != 0; }
+
+  // A JFR varint: 7 bits per byte for the first 8 bytes, the 9th byte gives all 8 bits.
+  uint64_t varint() {
+    if (end_ - pos_ >= 9) {
+      const uint8_t *p = base_ + pos_;
+      uint64_t b = p[0];
+      if (b < 0x80) {
+        pos_ += 1;
+        return b;
+      }
+      uint64_t v = b & 0x7f;
+      for (int i = 1; i < 8; i++) {
+        b = p[i];
+        v |= (b & 0x7f) << (7 * i);
+        if (b < 0x80) {
+          pos_ += i + 1;
+          return v;
+        }
+      }
+      pos_ += 9;
+      return v | (static_cast<uint64_t>(p[8]) << 56);
+    }
+    return varint_slow();
+  }
+  void skip_varint() {
+    if (end_ - pos_ >= 9) {
+      const uint8_t *p = base_ + pos_;
+      for (int i = 0; i < 8; i++)
+        if (p[i] < 0x80) {
+          pos_ += i + 1;
+          return;
+        }
+      pos_ += 9;
+      return;
+    }
+    varint_slow();
+  }
+
+  // Integers of a declared width: varints when compressed, else big-endian.
+  int64_t i64() {
+    return compressed_ ? static_cast<int64_t>(varint()) : static_cast<int64_t>(be(8));
+  }
+  int32_t i32() {
+    return compressed_ ? static_cast<int32_t>(varint()) : static_cast<int32_t>(be(4));
+  }
+  int16_t i16() {
+    return compressed_ ? static_cast<int16_t>(varint()) : static_cast<int16_t>(be(2));
+  }
+  uint16_t u16() {
+    return compressed_ ? static_cast<uint16_t>(varint()) : static_cast<uint16_t>(be(2));
+  }
+  // Raw big-endian values (chunk header, float and double).
+  uint64_t be(int bytes) {
+    if (remaining() < static_cast<size_t>(bytes)) {
+      fail();
+      return 0;
+    }
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; i++) v = (v << 8) | base_[pos_ + i];
+    pos_ += bytes;
+    return v;
+  }
+  float f32() {
+    uint32_t bits = static_cast<uint32_t>(be(4));
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+  }
+  double f64() {
+    uint64_t bits = be(8);
+    double d;
+    std::memcpy(&d, &bits, sizeof d);
+    return d;
+  }
+  // A length or count read as an int and checked against the bytes left, assuming each
+  // element takes at least `min_bytes` bytes (0: no check). Fails and returns 0 if it cannot fit.
+  uint32_t count(size_t min_bytes = 1) {
+    int32_t n = i32();
+    if (n < 0 || (min_bytes && static_cast<uint64_t>(n) > remaining() / min_bytes)) {
+      fail();
+      return 0;
+    }
+    return static_cast<uint32_t>(n);
+  }
+
+private:
+  uint64_t varint_slow() {
+    uint64_t v = 0;
+    for (int i = 0; i < 9; i++) {
+      if (pos_ >= end_) {
+        fail();
+        return 0;
+      }
+      uint64_t b = base_[pos_++];
+      if (i == 8) return v | (b << 56);
+      v |= (b & 0x7f) << (7 * i);
+      if (b < 0x80) return v;
+    }
+    return v;
+  }
+
+  const uint8_t *base_ = nullptr;
+  size_t begin_ = 0, end_ = 0, pos_ = 0;
+  bool compressed_ = true;
+  bool failed_ = false;
+  int64_t fail_offset_ = -1;
+};
+
+} // namespace hotlines

@@ -1,0 +1,224 @@
+// The JFR reader against the JDK's own parser: every .jfr and .jfr.gz under the shared
+// fixtures is loaded and compared with ../shared/oracles/jfr-aggregate (per event count and
+// weight, per thread, per method and per line self/total) — exactly. Also checks the model's
+// invariants, its names, frame kinds, metadata, bytes per sample and thread-count determinism.
+#include "formats/gzip.h"
+#include "formats/jfr_reader.h"
+#include "formats/loader.h"
+#include "jfr_test_util.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+using namespace hotlines;
+using namespace hotlines::test;
+
+namespace {
+
+std::vector<std::string> fixture_files() {
+  std::vector<std::string> out;
+  for (const auto &e : std::filesystem::recursive_directory_iterator(shared_path("fixtures"))) {
+    std::string p = e.path().string();
+    if (e.is_regular_file() && (p.ends_with(".jfr") || p.ends_with(".jfr.gz"))) out.push_back(p);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string plain_bytes(const std::string &path) {
+  std::string raw = read_file(path), out, err;
+  if (!is_gzip(raw)) return raw;
+  EXPECT_TRUE(gunzip(raw, &out, &err)) << err;
+  return out;
+}
+
+LoadResult load(std::string_view bytes, unsigned threads) {
+  LoadOptions o;
+  o.threads = threads;
+  return read_jfr(bytes, o);
+}
+
+// Tables and columns equal, id for id.
+void expect_identical(const Profile &a, const Profile &b) {
+  EXPECT_EQ(a.strings, b.strings);
+  EXPECT_TRUE(a.functions == b.functions);
+  EXPECT_TRUE(a.frames == b.frames);
+  EXPECT_EQ(a.stack_parent, b.stack_parent);
+  EXPECT_EQ(a.stack_frame, b.stack_frame);
+  ASSERT_EQ(a.threads.size(), b.threads.size());
+  for (size_t i = 0; i < a.threads.size(); i++) {
+    EXPECT_EQ(a.threads[i].name, b.threads[i].name);
+    EXPECT_EQ(a.threads[i].os_tid, b.threads[i].os_tid);
+    EXPECT_EQ(a.threads[i].java_tid, b.threads[i].java_tid);
+  }
+  ASSERT_EQ(a.events.size(), b.events.size());
+  for (size_t i = 0; i < a.events.size(); i++) {
+    const SampleColumns &x = a.events[i].samples, &y = b.events[i].samples;
+    EXPECT_EQ(a.events[i].name, b.events[i].name);
+    EXPECT_EQ(x.stack, y.stack);
+    EXPECT_EQ(x.thread, y.thread);
+    EXPECT_EQ(x.time, y.time);
+    EXPECT_EQ(x.count, y.count);
+    EXPECT_EQ(x.value, y.value);
+  }
+}
+
+} // namespace
+
+class JfrFixture : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(JfrFixture, MatchesTheJdkOracleExactly) {
+  const std::string path = GetParam();
+  LoadResult r = load_profile_file(path);
+  ASSERT_TRUE(r.ok()) << r.describe();
+  const Profile &p = *r.profile;
+  EXPECT_EQ(p.check_valid(), "");
+  EXPECT_EQ(p.metadata.format, "jfr");
+  ASSERT_GT(p.sample_count(), 0u);
+  const double bytes_per_sample = static_cast<double>(p.sample_bytes()) / p.sample_count();
+  EXPECT_LE(bytes_per_sample, 24.0);
+  printf("[ bytes/sample ] %s: %.2f (%zu samples, %zu stacks, %zu frames)\n",
+         std::filesystem::path(path).filename().c_str(), bytes_per_sample, p.sample_count(),
+         p.stack_count(), p.frames.size());
+
+  std::string bytes = plain_bytes(path);
+  std::string oracle_path = path;
+  TempDir dir;
+  if (path.ends_with(".gz")) { // the JDK's jfr tool reads plain files only
+    oracle_path = dir.file("plain.jfr");
+    write_file(oracle_path, bytes);
+  }
+  Aggregate want = oracle_aggregate(oracle_path, bytes);
+  ASSERT_FALSE(want.empty());
+  EXPECT_TRUE(expect_same_aggregate(want, model_aggregate(p), path));
+}
+
+TEST_P(JfrFixture, SameProfileWithOneOrTwoThreads) {
+  std::string bytes = plain_bytes(GetParam());
+  LoadResult one = load(bytes, 1), two = load(bytes, 2);
+  ASSERT_TRUE(one.ok() && two.ok());
+  expect_identical(*one.profile, *two.profile);
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, JfrFixture, ::testing::ValuesIn(fixture_files()),
+                         [](const ::testing::TestParamInfo<std::string> &info) {
+                           std::string n = std::filesystem::path(info.param).filename().string();
+                           for (char &c : n)
+                             if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return n;
+                         });
+
+TEST(JfrReader, FixturesHaveAtLeastSixRecordings) {
+  EXPECT_GE(fixture_files().size(), 6u);
+}
+
+TEST(JfrReader, NamesKindsAndRawClassesOfAsyncProfilerFrames) {
+  LoadResult r = load_profile_file(java_profile("ap-multi.jfr"));
+  ASSERT_TRUE(r.ok()) << r.describe();
+  const Profile &p = *r.profile;
+  bool lambda = false, native_lib = false, kernel = false, inner = false, jit = false;
+  for (const Frame &fr : p.frames) {
+    const Function &f = p.functions[fr.function];
+    std::string_view name = p.str(f.name), cls = p.str(f.class_name);
+    if (name == "org.acme.shop.Main$$Lambda.run") {
+      lambda = true;
+      EXPECT_TRUE(cls.starts_with("org/acme/shop/Main$$Lambda$")) << cls; // raw, as recorded
+      EXPECT_EQ(p.str(f.method), "run");
+    }
+    if (name == "org.acme.shop.Pricing$Inner.spin") {
+      inner = true;
+      EXPECT_EQ(cls, "org/acme/shop/Pricing$Inner");
+      EXPECT_GT(fr.line, 0);
+      EXPECT_FALSE(p.str(f.system_name).empty()); // the descriptor
+    }
+    if (fr.kind == FrameKind::jit) jit = true;
+    if (fr.kind == FrameKind::cpp && p.str(f.library) == "libjvm.so") {
+      native_lib = true;
+      EXPECT_EQ(f.class_name, 0u);
+      EXPECT_EQ(fr.line, 0);
+      EXPECT_EQ(name, p.str(f.method)); // native names are shown as they are
+    }
+    if (fr.kind == FrameKind::kernel) kernel = true;
+  }
+  EXPECT_TRUE(lambda);
+  EXPECT_TRUE(inner);
+  EXPECT_TRUE(jit);
+  EXPECT_TRUE(native_lib);
+  EXPECT_TRUE(kernel);
+  EXPECT_EQ(p.metadata.producer, "async-profiler 4.5");
+  EXPECT_EQ(p.metadata.chunks, 1u);
+  EXPECT_GT(p.metadata.start_time_ns, 1700000000000000000);
+  EXPECT_GT(p.metadata.duration_ns, 0);
+  EXPECT_EQ(p.str(p.events[p.metadata.default_event].name), "cpu");
+  int alloc = p.find_event("alloc");
+  ASSERT_GE(alloc, 0);
+  EXPECT_EQ(p.str(p.events[alloc].unit), "bytes");
+  EXPECT_EQ(p.str(p.events[p.find_event("lock")].unit), "nanoseconds");
+  ASSERT_EQ(p.events[alloc].sources.size(), 1u);
+  EXPECT_EQ(p.str(p.events[alloc].sources[0]), "jdk.ObjectAllocationInNewTLAB");
+}
+
+TEST(JfrReader, ThreadsHaveJavaAndOsIds) {
+  LoadResult r = load_profile_file(java_profile("ap-cpu.jfr"));
+  ASSERT_TRUE(r.ok());
+  const Profile &p = *r.profile;
+  bool worker = false, vm_thread = false;
+  for (const Thread &t : p.threads) {
+    if (p.str(t.name) == "worker-0") {
+      worker = true;
+      EXPECT_GT(t.os_tid, 0);
+      EXPECT_GT(t.java_tid, 0);
+    }
+    if (p.str(t.name).starts_with("C2 CompilerThre")) {
+      vm_thread = true;
+      EXPECT_GT(t.os_tid, 0);
+      EXPECT_EQ(t.java_tid, -1); // not a Java thread
+    }
+  }
+  EXPECT_TRUE(worker);
+  EXPECT_TRUE(vm_thread);
+}
+
+TEST(JfrReader, TimesAreNanosecondsSinceTheProfileStart) {
+  std::string bytes = read_file(java_profile("ap-cpu-then-wall-2chunks.jfr"));
+  LoadResult r = read_jfr(bytes);
+  ASSERT_TRUE(r.ok());
+  const Profile &p = *r.profile;
+  EXPECT_EQ(p.metadata.chunks, 2u);
+  for (const Event &e : p.events) {
+    ASSERT_TRUE(e.samples.has_time()) << p.str(e.name);
+    auto [lo, hi] = std::minmax_element(e.samples.time.begin(), e.samples.time.end());
+    EXPECT_GE(*lo, 0);
+    EXPECT_LE(*hi, p.metadata.duration_ns + 1000000000) << p.str(e.name);
+  }
+  // The wall recording started after the cpu one ended: its samples come later.
+  const SampleColumns &cpu = p.events[p.find_event("cpu")].samples;
+  const SampleColumns &wall = p.events[p.find_event("wall")].samples;
+  EXPECT_LT(*std::max_element(cpu.time.begin(), cpu.time.end()),
+            *std::min_element(wall.time.begin(), wall.time.end()));
+}
+
+TEST(JfrReader, JdkRecordingsNameTheirProducerAndStreamingCheckpoints) {
+  LoadResult r = load_profile_file(java_profile("jdk-profile.jfr"));
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r.profile->metadata.producer.starts_with("OpenJDK 17."))
+      << r.profile->metadata.producer;
+  EXPECT_EQ(r.profile->str(r.profile->events[r.profile->metadata.default_event].name), "cpu");
+  LoadResult s = load_profile_file(java_profile("jdk-alloc-lock.jfr"));
+  ASSERT_TRUE(s.ok());
+  const Profile &p = *s.profile;
+  int alloc = p.find_event("alloc");
+  ASSERT_GE(alloc, 0);
+  EXPECT_EQ(p.events[alloc].sources.size(), 2u); // TLAB events and ObjectAllocationSample
+  bool hidden = false;
+  for (const Function &f : p.functions)
+    if (p.str(f.class_name).starts_with("org.acme.shop.Main$$Lambda$")) {
+      // The JDK spells hidden classes dotted, with an address and a hash:
+      // org.acme.shop.Main$$Lambda$83+0x00007f1eec007c30/1545242146
+      hidden = true;
+      EXPECT_EQ(p.str(f.name), "org.acme.shop.Main$$Lambda.run") << p.str(f.class_name);
+    }
+  EXPECT_TRUE(hidden);
+}
