@@ -69,9 +69,22 @@ std::vector<PprofEventGroup> group_pprof_sample_types(const std::vector<std::str
   };
   std::stable_sort(groups.begin(), groups.end(),
                    [&](const auto &a, const auto &b) { return first_index(a) < first_index(b); });
-  // Unique names: the preferred name, else the value type's own name, else name_INDEX.
+  // Unique names: the preferred name, else the value type's own name, else name_INDEX. Pairs
+  // and the value member of a known pair choose first: split alloc_space keeps "alloc".
+  auto primary = [&](const PprofEventGroup &g) {
+    if (g.count_type >= 0) return true;
+    for (const KnownPair &p : kPairs)
+      if (types[g.value_type] == p.value) return true;
+    return false;
+  };
+  std::vector<PprofEventGroup *> order;
+  for (PprofEventGroup &g : groups)
+    if (primary(g)) order.push_back(&g);
+  for (PprofEventGroup &g : groups)
+    if (!primary(g)) order.push_back(&g);
   std::vector<std::string> used;
-  for (PprofEventGroup &g : groups) {
+  for (PprofEventGroup *gp : order) {
+    PprofEventGroup &g = *gp;
     if (contains(used, g.name)) {
       std::string alt(types[g.value_type]);
       if (!alt.empty() && !contains(used, alt)) {
@@ -105,7 +118,11 @@ std::vector<PprofSampleType> pprof_sample_types(const Profile &p) {
   for (size_t e = 0; e < p.events.size(); e++) {
     const Event &ev = p.events[e];
     std::string_view name = p.str(ev.name);
-    if (ev.count_label != 0 || !ev.samples.count.empty()) {
+    // A count type when the count is a named pprof type, or when an event from another
+    // format counts something its value does not (JFR alloc: samples vs bytes). An unpaired
+    // pprof type (value_label set, no count_label) counts only its own sample records.
+    bool counts_differ = !ev.samples.value.empty() && ev.value_label == 0;
+    if (ev.count_label != 0 || counts_differ) {
       std::string count_name =
           ev.count_label ? std::string(p.str(ev.count_label)) : std::string(name) + "_count";
       out.push_back(PprofSampleType{unique(count_name, name), "count", static_cast<int>(e), true});

@@ -36,7 +36,9 @@ struct PprofEventGroup {
 std::vector<PprofEventGroup> group_pprof_sample_types(const std::vector<std::string_view> &types,
                                                       const std::vector<std::string> &unpair = {});
 
-// Every pprof sample type the model can reproduce, in event order (count type first).
+// Every pprof sample type the model can reproduce, in event order (count type first): the
+// types write_pprof() writes. An event has a count type when it has a count_label, or when it
+// comes from another format and its values differ from its counts ("<event>_count").
 std::vector<PprofSampleType> pprof_sample_types(const Profile &profile);
 
 // Resolves a `-sample_index` style name: a pprof sample type name ("alloc_objects"), a product

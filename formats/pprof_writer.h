@@ -3,9 +3,11 @@
 // same -top and -list numbers. Serializes through the protoc-generated classes. Reads the
 // Profile only; safe to call from any thread on a shared, immutable Profile.
 //
-// Sample types are named by pprof_sample_types(): an event with a count_label (or counts
-// other than 1) writes a count type then its value type, any other event its value type only,
-// so `-sample_index=T` on the written file equals find_pprof_sample_type(profile, T).
+// Sample types are named by pprof_sample_types(): an event with a count_label (pprof pairs),
+// or from another format with values that differ from its counts (JFR alloc, lock), writes a
+// count type (count_label, else "<event>_count") then its value type (value_label, else the
+// event name; unit = the event's unit); any other event writes its value type only. So
+// `-sample_index=T` on the written file equals find_pprof_sample_type(profile, T).
 // Stacks become locations (a frame and the inlined frames above it share one location, as
 // pprof encodes inlining), threads become `thread` / `thread_id` / `java_thread_id` labels,
 // label sets become labels. Sample times are not written (pprof has none).
