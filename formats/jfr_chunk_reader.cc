@@ -1,5 +1,6 @@
-// Reading one JFR chunk into the profile model (see jfr_chunk_reader.h). Order of work:
-// metadata -> decoder -> constant-pool index -> one pass over the events. Pool entries
+// Reading one JFR chunk into the profile model (see jfr_chunk_reader.h). survey(): metadata ->
+// handlers -> walk event headers (count samples, decode settings). read(): metadata ->
+// constant-pool index -> decode every sample with per-type compiled field ops. Pool entries
 // (threads, stacks, methods, classes, symbols) are decoded on first reference and memoized.
 #include "formats/jfr_chunk_reader.h"
 
@@ -11,6 +12,7 @@
 #include "formats/jfr_text.h"
 #include "formats/jvm_names.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <deque>
@@ -20,16 +22,7 @@ namespace hotlines {
 namespace {
 
 // Slots an event's interesting fields are decoded into.
-enum Slot : int8_t {
-  kTime,
-  kDuration,
-  kSampledThread,
-  kEventThread,
-  kStack,
-  kWeightA,
-  kWeightB,
-  kSlots
-};
+enum Slot : int8_t { kTime, kSampledThread, kEventThread, kStack, kWeightA, kWeightB, kSlots };
 
 // How a time field is expressed (jdk.jfr.Timestamp / jdk.jfr.Timespan annotations).
 enum class TimeUnit : uint8_t { ticks, nanos, micros, millis, seconds, raw };
@@ -88,12 +81,12 @@ bool looks_like_library(std::string_view cls) {
          cls.ends_with(".dll") || cls.ends_with(".dylib");
 }
 
-// "10 ms", "20ms", "1 s", "500 us" -> nanoseconds; 0 when not a duration.
+// "10 ms", "20ms", "1 s", "500 us", "5000000" -> nanoseconds; 0 when not a duration.
 int64_t parse_period(std::string_view s) {
   int64_t n = 0;
   auto r = std::from_chars(s.data(), s.data() + s.size(), n);
   if (r.ec != std::errc() || n < 0) return 0;
-  std::string_view unit = s.substr(r.ptr - s.data());
+  std::string_view unit = s.substr(static_cast<size_t>(r.ptr - s.data()));
   while (!unit.empty() && unit.front() == ' ') unit.remove_prefix(1);
   if (unit.empty() || unit == "ns") return n;
   if (unit == "us") return sat_mul(n, 1000);
@@ -104,16 +97,26 @@ int64_t parse_period(std::string_view s) {
 
 constexpr uint32_t kNull = UINT32_MAX;
 
+// One field of a sample event: how to read it and where it goes (slot -1: skipped).
+struct Op {
+  JfrDecoder::Code code;
+  int8_t slot;
+  bool array;
+  int type;
+};
+
 struct Handler {
   enum Kind : uint8_t { sample, active_setting, jvm_information };
   Kind kind = sample;
   int cls = -1;
   const JfrEventRule *rule = nullptr;
-  std::vector<int8_t> slot_of;
+  std::vector<Op> ops;
+  int ref_type[kSlots] = {-1, -1, -1, -1, -1, -1}; // pool class of reference slots
   TimeUnit time_unit = TimeUnit::ticks;
   TimeUnit duration_unit = TimeUnit::raw;
-  EventId event = kNull;
-  // active_setting / jvm_information: fields by name
+  size_t range = SIZE_MAX; // index into the caller's column ranges
+  int64_t count = 0;       // survey: events of this type
+  // settings: field indexes
   int f_name = -1, f_value = -1, f_id = -1;
 };
 
@@ -137,10 +140,15 @@ struct JfrChunkReader::Impl {
   std::string error;
   int64_t error_offset = -1;
 
+  bool prepared = false, pools_loaded = false;
   JfrMetadata md;
   std::unique_ptr<JfrDecoder> dec;
   JfrConstantPools pools;
   ProfileBuilder *b = nullptr;
+  std::vector<Handler> handlers;
+  std::vector<uint32_t> direct;     // small type ids -> handler
+  JfrIdMap<uint32_t> handler_of;    // other type ids -> handler
+  std::vector<uint32_t> first_seen; // sample handlers in order of their first event
 
   // Clock: ticks -> ns since the profile start.
   int64_t chunk_start_rel = 0;
@@ -158,7 +166,7 @@ struct JfrChunkReader::Impl {
   FunctionId unknown_function = kNull;
   std::vector<FrameId> frame_buf;
 
-  // Per-class slot maps for pool types we decode by field name.
+  // Per-class slot maps for pool types decoded by field name.
   std::vector<std::vector<int8_t>> thread_slots, method_slots, class_slots, frame_slots;
   std::vector<int> frames_field; // StackTrace class -> index of `frames`, -2 unknown
 
@@ -166,7 +174,6 @@ struct JfrChunkReader::Impl {
   int64_t bad_events = 0, bad_event_offset = -1;
   int64_t missing_refs = 0, missing_ref_offset = -1;
   std::string missing_ref_what;
-  std::vector<int64_t> totals; // per builder event, to refuse overflowing sums
 
   // Settings seen in the chunk.
   std::string version, jvm_name, jvm_version;
@@ -195,6 +202,12 @@ struct JfrChunkReader::Impl {
     }
   }
 
+  bool load_pools() {
+    if (pools_loaded) return true;
+    pools_loaded = true;
+    return pools.load(data, chunk, *dec, &error, &error_offset);
+  }
+
   // ---- text -------------------------------------------------------------------------------
   std::string_view keep(std::string s) {
     arena.push_back(std::move(s));
@@ -204,6 +217,7 @@ struct JfrChunkReader::Impl {
   std::string_view text(const JfrValue &v, size_t at, int depth = 0) {
     if (depth > 4) return {};
     if (v.kind == JfrValue::reference) {
+      if (!load_pools()) return {};
       size_t off = pools.find(v.type, static_cast<uint64_t>(v.i));
       if (!off) {
         missing(v.type, static_cast<uint64_t>(v.i), at);
@@ -277,21 +291,18 @@ struct JfrChunkReader::Impl {
   }
 
   // kNull when the reference is null or missing.
-  ThreadId thread(const JfrValue &v, size_t at) {
-    if (v.kind != JfrValue::reference) return kNull;
-    uint64_t key = static_cast<uint64_t>(v.i);
+  ThreadId thread(int type, uint64_t key, size_t at) {
     if (const ThreadId *t = threads.find(key)) return *t;
     ThreadId id = kNull;
-    size_t off = pools.find(v.type, key);
+    size_t off = pools.find(type, key);
     if (!off) {
-      missing(v.type, key, at);
-    } else if (md.classes[v.type].kind == JfrKind::object) {
+      missing(type, key, at);
+    } else if (md.classes[type].kind == JfrKind::object) {
       JfrValue f[4];
       JfrInput in = input_at(off);
       dec->read_fields(
-          v.type,
-          slots_for(thread_slots, v.type, {"osName", "osThreadId", "javaName", "javaThreadId"}), in,
-          f);
+          type, slots_for(thread_slots, type, {"osName", "osThreadId", "javaName", "javaThreadId"}),
+          in, f);
       std::string_view os_name = text(f[0], off), java_name = text(f[2], off);
       int64_t os_tid = f[1].kind == JfrValue::integer ? f[1].i : -1;
       int64_t java_tid = f[3].kind == JfrValue::integer ? f[3].i : -1;
@@ -383,8 +394,8 @@ struct JfrChunkReader::Impl {
     return frame_kind_of(text(v, at));
   }
 
+  // f: method, lineNumber, bytecodeIndex, type
   FrameId frame(const JfrValue *f, size_t at) {
-    // f: method, lineNumber, bytecodeIndex, type
     FrameKind kind = frame_kind(f[3], at);
     MethodInfo *m = method(f[0], at);
     bool java = kind != FrameKind::cpp && kind != FrameKind::kernel &&
@@ -401,16 +412,14 @@ struct JfrChunkReader::Impl {
   }
 
   // ---- stacks -----------------------------------------------------------------------------
-  StackId stack(const JfrValue &v, size_t at) {
-    if (v.kind != JfrValue::reference) return kNoStack;
-    uint64_t key = static_cast<uint64_t>(v.i);
+  StackId stack(int type, uint64_t key, size_t at) {
     if (const StackId *s = stacks.find(key)) return *s;
     StackId id = kNoStack;
-    size_t off = pools.find(v.type, key);
+    size_t off = pools.find(type, key);
     if (!off) {
-      missing(v.type, key, at);
-    } else if (md.classes[v.type].kind == JfrKind::object) {
-      id = decode_stack(v.type, off);
+      missing(type, key, at);
+    } else if (md.classes[type].kind == JfrKind::object) {
+      id = decode_stack(type, off);
     }
     stacks.insert(key, id);
     return id;
@@ -457,9 +466,18 @@ struct JfrChunkReader::Impl {
     return b->stack_from_leaf(frame_buf);
   }
 
-  // ---- events -----------------------------------------------------------------------------
-  std::vector<Handler> handlers;
-  JfrIdMap<uint32_t> handler_of; // type id -> index in handlers
+  // ---- setup ------------------------------------------------------------------------------
+  bool prepare() {
+    if (prepared) return error.empty();
+    prepared = true;
+    chunk_start_rel = sat_add(chunk.start_nanos, -profile_start);
+    divisor = static_cast<double>(chunk.ticks_per_second) / 1e9;
+    JfrInput in = input_at(chunk.offset + static_cast<size_t>(chunk.metadata_offset));
+    if (!read_jfr_metadata(in, &md, &error, &error_offset)) return false;
+    dec = std::make_unique<JfrDecoder>(md, chunk.compressed_integers());
+    setup_handlers();
+    return true;
+  }
 
   void setup_handlers() {
     for (size_t c = 0; c < md.classes.size(); c++) {
@@ -470,10 +488,17 @@ struct JfrChunkReader::Impl {
       if (const JfrEventRule *r = find_jfr_event_rule(cls.name)) {
         h.kind = Handler::sample;
         h.rule = r;
-        h.slot_of.assign(cls.fields.size() + 1, -1);
+        const auto &codes = dec->codes(h.cls);
+        for (const JfrDecoder::FieldCode &fc : codes)
+          h.ops.push_back(Op{fc.code, -1, fc.array, fc.type});
         auto put = [&](std::string_view name, Slot s) {
           int f = md.field(h.cls, name);
-          if (f >= 0) h.slot_of[f] = s;
+          if (f < 0) return f;
+          Op &op = h.ops[f];
+          if (op.array || op.code == JfrDecoder::kStruct || op.code == JfrDecoder::kString)
+            return -1;
+          op.slot = s;
+          h.ref_type[s] = op.code == JfrDecoder::kRef ? op.type : -1;
           return f;
         };
         int t = put("startTime", kTime);
@@ -522,28 +547,43 @@ struct JfrChunkReader::Impl {
       } else {
         continue;
       }
-      handler_of.insert(static_cast<uint64_t>(cls.id), static_cast<uint32_t>(handlers.size()));
+      const uint32_t index = static_cast<uint32_t>(handlers.size());
+      if (cls.id >= 0 && cls.id < 1024) {
+        if (direct.empty()) direct.assign(1024, kNull);
+        if (direct[static_cast<size_t>(cls.id)] == kNull)
+          direct[static_cast<size_t>(cls.id)] = index;
+      } else {
+        handler_of.insert(static_cast<uint64_t>(cls.id), index);
+      }
       handlers.push_back(std::move(h));
     }
+    if (direct.empty()) direct.assign(1, kNull);
   }
 
+  uint32_t handler_for(uint64_t type) const {
+    if (type < direct.size()) return direct[type];
+    if (const uint32_t *p = handler_of.find(type)) return *p;
+    return kNull;
+  }
+
+  // ---- events -----------------------------------------------------------------------------
   int64_t timestamp(int64_t v, TimeUnit unit) const {
-    int64_t abs_rel; // ns since the profile start
+    int64_t rel; // ns since the profile start
     switch (unit) {
     case TimeUnit::nanos:
-      abs_rel = sat_add(v, -profile_start);
+      rel = sat_add(v, -profile_start);
       break;
     case TimeUnit::millis:
-      abs_rel = sat_add(sat_mul(v, 1000000), -profile_start);
+      rel = sat_add(sat_mul(v, 1000000), -profile_start);
       break;
     default: {
       // As the JDK does: (long)((ticks - startTicks) / (ticksPerSecond / 1e9)).
       int64_t delta =
           static_cast<int64_t>(static_cast<uint64_t>(v) - static_cast<uint64_t>(chunk.start_ticks));
-      abs_rel = sat_add(chunk_start_rel, d2l(static_cast<double>(delta) / divisor));
+      rel = sat_add(chunk_start_rel, d2l(static_cast<double>(delta) / divisor));
     }
     }
-    return abs_rel < 0 ? 0 : abs_rel;
+    return rel < 0 ? 0 : rel;
   }
 
   int64_t timespan(int64_t v, TimeUnit unit) const {
@@ -561,25 +601,86 @@ struct JfrChunkReader::Impl {
     }
   }
 
-  bool on_sample(Handler &h, JfrInput &ev, size_t at) {
-    JfrValue s[kSlots];
-    dec->read_fields(h.cls, h.slot_of.data(), ev, s);
-    if (!ev.ok()) return false;
-    int64_t time = s[kTime].kind == JfrValue::integer ? timestamp(s[kTime].i, h.time_unit) : 0;
-    ThreadId t = thread(s[kSampledThread], at);
-    if (t == kNull) t = thread(s[kEventThread], at);
+  // Decodes the fields of a sample event into v[slot]; returns the slots found as a mask.
+  uint32_t decode(const Handler &h, JfrInput &ev, int64_t *v) const {
+    uint32_t present = 0;
+    const bool compressed = ev.compressed();
+    for (const Op &op : h.ops) {
+      if (op.slot < 0) {
+        if (compressed && !op.array && op.code >= JfrDecoder::kShort &&
+            op.code <= JfrDecoder::kLong)
+          ev.skip_varint();
+        else if (compressed && !op.array && op.code == JfrDecoder::kRef)
+          ev.skip_varint();
+        else
+          dec->skip_field(JfrDecoder::FieldCode{op.code, op.array, op.type}, ev);
+        continue;
+      }
+      int64_t x;
+      switch (op.code) {
+      case JfrDecoder::kBool:
+        x = ev.u8() != 0;
+        break;
+      case JfrDecoder::kByte:
+        x = static_cast<int8_t>(ev.u8());
+        break;
+      case JfrDecoder::kShort:
+        x = ev.i16();
+        break;
+      case JfrDecoder::kChar:
+        x = ev.u16();
+        break;
+      case JfrDecoder::kInt:
+        x = ev.i32();
+        break;
+      case JfrDecoder::kLong:
+      case JfrDecoder::kRef:
+        x = ev.i64();
+        break;
+      case JfrDecoder::kFloat:
+        x = d2l(ev.f32());
+        break;
+      case JfrDecoder::kDouble:
+        x = d2l(ev.f64());
+        break;
+      default:
+        x = 0;
+        break;
+      }
+      v[op.slot] = x;
+      present |= 1u << op.slot;
+    }
+    return present;
+  }
+
+  void on_sample(const Handler &h, JfrInput &ev, size_t at, std::vector<JfrColumnRange> &ranges) {
+    int64_t v[kSlots];
+    const uint32_t present = decode(h, ev, v);
+    if (!ev.ok()) {
+      if (bad_events++ == 0) bad_event_offset = ev.fail_offset();
+      return;
+    }
+    auto has = [&](Slot s) { return (present >> s) & 1; };
+    const int64_t time = has(kTime) ? timestamp(v[kTime], h.time_unit) : 0;
+    ThreadId t = kNull;
+    if (has(kSampledThread) && h.ref_type[kSampledThread] >= 0)
+      t = thread(h.ref_type[kSampledThread], static_cast<uint64_t>(v[kSampledThread]), at);
+    if (t == kNull && has(kEventThread) && h.ref_type[kEventThread] >= 0)
+      t = thread(h.ref_type[kEventThread], static_cast<uint64_t>(v[kEventThread]), at);
     if (t == kNull) t = unknown();
-    StackId st = stack(s[kStack], at);
+    StackId st = kNoStack;
+    if (has(kStack) && h.ref_type[kStack] >= 0)
+      st = stack(h.ref_type[kStack], static_cast<uint64_t>(v[kStack]), at);
     int64_t count = 1, value = 1;
-    const int64_t a = s[kWeightA].kind != JfrValue::none ? s[kWeightA].i : 0;
+    const int64_t a = has(kWeightA) ? v[kWeightA] : 0;
     switch (h.rule->weight) {
     case JfrWeight::one:
       break;
     case JfrWeight::samples:
-      count = value = s[kWeightA].kind != JfrValue::none && a > 1 ? a : 1;
+      count = value = a > 1 ? a : 1;
       break;
     case JfrWeight::tlab_or_allocation:
-      value = a != 0 ? a : (s[kWeightB].kind != JfrValue::none ? s[kWeightB].i : 0);
+      value = a != 0 ? a : (has(kWeightB) ? v[kWeightB] : 0);
       break;
     case JfrWeight::allocation_size:
     case JfrWeight::weight:
@@ -590,20 +691,16 @@ struct JfrChunkReader::Impl {
       value = timespan(a, h.duration_unit);
       break;
     }
-    if (h.event == kNull) {
-      std::string_view name = h.rule->event.empty() ? kJfrExecutionSample : h.rule->event;
-      h.event = b->event(name, h.rule->unit);
-      StringId src = b->intern(h.rule->jfr_type);
-      Event &e = b->event_at(h.event);
-      if (std::find(e.sources.begin(), e.sources.end(), src) == e.sources.end())
-        e.sources.push_back(src);
-      if (totals.size() <= h.event) totals.resize(h.event + 1, 0);
-    }
-    if (__builtin_add_overflow(totals[h.event], value, &totals[h.event]))
-      return fail("JFR event values overflow a 64-bit total", static_cast<int64_t>(at));
-    b->add_sample(h.event, st, t, time, count, value);
-    info.samples++;
-    return true;
+    if (h.range >= ranges.size()) return;
+    JfrColumnRange &r = ranges[h.range];
+    if (r.written >= r.capacity) return; // cannot happen: the survey counted every event
+    const size_t i = r.begin + r.written++;
+    JfrEventColumns &c = *r.columns;
+    c.stack[i] = st;
+    c.thread[i] = t;
+    c.time[i] = time;
+    if (!c.count.empty()) c.count[i] = count;
+    if (!c.value.empty()) c.value[i] = value;
   }
 
   void on_setting(const Handler &h, JfrInput &ev, size_t at) {
@@ -640,18 +737,14 @@ struct JfrChunkReader::Impl {
       info.period_ns = parse_period(value);
   }
 
-  bool read_events() {
+  // Walks the chunk's events. Survey: counts samples, reads settings. Read: decodes samples.
+  bool walk(std::vector<JfrColumnRange> *ranges) {
     const size_t end = chunk.end();
     const bool compressed = chunk.compressed_integers();
     size_t pos = chunk.offset + JfrChunkHeader::kSize;
     JfrInput in = input_at(pos);
-    // Type ids are small in practice: a direct table avoids hashing on the hot path.
-    std::vector<uint32_t> direct(1024, kNull);
-    for (size_t i = 0; i < handlers.size(); i++) {
-      int64_t id = md.classes[handlers[i].cls].id;
-      if (id >= 0 && id < 1024) direct[static_cast<size_t>(id)] = static_cast<uint32_t>(i);
-    }
     uint32_t until_check = 1 << 16;
+    info.events = 0;
     while (pos < end) {
       in.seek(pos);
       int64_t size = compressed ? static_cast<int64_t>(in.varint()) : in.i32();
@@ -661,20 +754,18 @@ struct JfrChunkReader::Impl {
         return fail("corrupt JFR event header (size " + std::to_string(size) + ")",
                     static_cast<int64_t>(pos));
       info.events++;
-      uint32_t hi = type < direct.size() ? direct[type] : kNull;
-      if (hi == kNull && type >= direct.size()) {
-        if (const uint32_t *p = handler_of.find(type)) hi = *p;
-      }
+      const uint32_t hi = handler_for(type);
       if (hi != kNull) {
         Handler &h = handlers[hi];
         JfrInput ev = in.sub(in.pos(), pos + static_cast<size_t>(size) - in.pos());
         if (h.kind == Handler::sample) {
-          if (!on_sample(h, ev, pos)) {
-            if (!error.empty()) return false;
-            if (bad_events++ == 0) bad_event_offset = ev.fail_offset();
-          }
+          if (ranges)
+            on_sample(h, ev, pos, *ranges);
+          else if (h.count++ == 0)
+            first_seen.push_back(hi);
         } else {
           on_setting(h, ev, pos);
+          if (!error.empty()) return false; // constant pools were needed and are corrupt
         }
       }
       pos += static_cast<size_t>(size);
@@ -686,20 +777,27 @@ struct JfrChunkReader::Impl {
     return true;
   }
 
-  bool run(ProfileBuilder &builder) {
-    b = &builder;
-    chunk_start_rel = sat_add(chunk.start_nanos, -profile_start);
-    divisor = static_cast<double>(chunk.ticks_per_second) / 1e9;
-    const bool compressed = chunk.compressed_integers();
-    // Metadata.
-    {
-      JfrInput in = input_at(chunk.offset + static_cast<size_t>(chunk.metadata_offset));
-      if (!read_jfr_metadata(in, &md, &error, &error_offset)) return false;
+  bool survey() {
+    if (!prepare()) return false;
+    if (!walk(nullptr)) return false;
+    info.sample_types.clear();
+    for (uint32_t hi : first_seen)
+      info.sample_types.emplace_back(md.classes[handlers[hi].cls].name, handlers[hi].count);
+    return true;
+  }
+
+  bool read(ProfileBuilder &tables,
+            const std::vector<std::pair<std::string, size_t>> &range_of_type,
+            std::vector<JfrColumnRange> &ranges) {
+    b = &tables;
+    if (!prepare() || !load_pools()) return false;
+    for (Handler &h : handlers) {
+      h.range = SIZE_MAX;
+      if (h.kind != Handler::sample) continue;
+      for (const auto &[type, range] : range_of_type)
+        if (type == md.classes[h.cls].name) h.range = range;
     }
-    dec = std::make_unique<JfrDecoder>(md, compressed);
-    if (!pools.load(data, chunk, *dec, &error, &error_offset)) return false;
-    setup_handlers();
-    if (!read_events()) return false;
+    if (!walk(&ranges)) return false;
     // Producer.
     bool async_profiler = false;
     for (const JfrClass &c : md.classes)
@@ -735,8 +833,13 @@ JfrChunkReader::JfrChunkReader(std::string_view data, const JfrChunkHeader &chun
 
 JfrChunkReader::~JfrChunkReader() = default;
 
-bool JfrChunkReader::read(ProfileBuilder &builder) {
-  return impl_->run(builder);
+bool JfrChunkReader::survey() {
+  return impl_->survey();
+}
+bool JfrChunkReader::read(ProfileBuilder &tables,
+                          const std::vector<std::pair<std::string, size_t>> &range_of_type,
+                          std::vector<JfrColumnRange> &ranges) {
+  return impl_->read(tables, range_of_type, ranges);
 }
 const JfrChunkInfo &JfrChunkReader::info() const {
   return impl_->info;

@@ -1,7 +1,9 @@
-// JFR reader: splits the file into chunks, reads them (in parallel when options.threads
-// allows, each into its own builder) and merges the results in file order, so the profile
-// is the same whatever the thread count. A truncated tail becomes a warning; corrupt data
-// in a complete chunk is an error with its byte offset.
+// JFR reader: splits the file into chunks, surveys them (sample counts per event type and the
+// recording's settings), sizes the final sample columns exactly, then reads the chunks — in
+// parallel when options.threads allows — each straight into its own column ranges, merging
+// their tables (strings, functions, frames, stacks, threads) in file order. The profile is the
+// same whatever the thread count. A truncated tail becomes a warning; corrupt data in a
+// complete chunk is an error with its byte offset. Workers never share a builder.
 #include "formats/jfr_reader.h"
 
 #include "formats/jfr_chunk.h"
@@ -10,77 +12,143 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <cstring>
+#include <functional>
 #include <mutex>
 #include <thread>
-#include <unordered_map>
 
 namespace hotlines {
 
 namespace {
 
-struct ChunkResult {
-  std::unique_ptr<Profile> profile;
+// Runs work(i) for i in [0, n) on `threads` workers and consume(i) on the calling thread in
+// order of i. Workers stay a few items ahead of consume, which bounds what is held in memory.
+// Stops early (returning false) when consume returns false.
+bool run_in_order(size_t n, unsigned threads, const std::function<void(size_t)> &work,
+                  const std::function<bool(size_t)> &consume) {
+  if (threads <= 1 || n <= 1) {
+    for (size_t i = 0; i < n; i++) {
+      work(i);
+      if (!consume(i)) return false;
+    }
+    return true;
+  }
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<char> done(n, 0);
+  size_t next = 0, consumed = 0;
+  bool stop = false;
+  const size_t window = threads + 1;
+  std::vector<std::thread> workers;
+  for (unsigned w = 0; w < threads; w++)
+    workers.emplace_back([&] {
+      for (;;) {
+        size_t i;
+        {
+          std::unique_lock<std::mutex> lock(mu);
+          cv.wait(lock, [&] { return stop || next >= n || next < consumed + window; });
+          if (stop || next >= n) return;
+          i = next++;
+        }
+        work(i);
+        {
+          std::lock_guard<std::mutex> lock(mu);
+          done[i] = 1;
+        }
+        cv.notify_all();
+      }
+    });
+  bool ok = true;
+  for (size_t i = 0; i < n && ok; i++) {
+    {
+      std::unique_lock<std::mutex> lock(mu);
+      cv.wait(lock, [&] { return done[i] != 0; });
+    }
+    ok = consume(i);
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      consumed = i + 1;
+      if (!ok) stop = true;
+    }
+    cv.notify_all();
+  }
+  for (std::thread &t : workers) t.join();
+  return ok;
+}
+
+// A product event as planned from the survey.
+struct PlannedEvent {
+  std::string name, unit;
+  std::vector<std::string> sources;
+  bool count = false, value = false;
+  size_t size = 0;
+  JfrEventColumns columns;
+  size_t cursor = 0; // samples kept so far, in file order
+};
+
+struct ChunkWork {
   JfrChunkInfo info;
   std::string error;
   int64_t error_offset = -1;
-  bool done = false;
+  std::vector<std::pair<std::string, size_t>> range_of_type; // JFR type -> event index
+  std::vector<JfrColumnRange> ranges;                        // by event index
+  std::unique_ptr<ProfileBuilder> builder;                   // chunks after the first
+  std::unique_ptr<Profile> tables;
 };
 
-StringId find_or_add_string(Profile &p, std::string_view s) {
-  for (size_t i = 0; i < p.strings.size(); i++)
-    if (p.strings[i] == s) return static_cast<StringId>(i);
-  p.strings.emplace_back(s);
-  return static_cast<StringId>(p.strings.size() - 1);
+// Adds a chunk's tables to `out`, returning how its stack and thread ids map.
+void merge_tables(ProfileBuilder &out, const Profile &o, std::vector<StackId> *stmap,
+                  std::vector<ThreadId> *tmap) {
+  std::vector<StringId> smap(o.strings.size());
+  for (size_t i = 0; i < o.strings.size(); i++) smap[i] = out.intern(o.strings[i]);
+  std::vector<FunctionId> fmap(o.functions.size());
+  for (size_t i = 0; i < o.functions.size(); i++) {
+    Function f = o.functions[i];
+    f.name = smap[f.name];
+    f.class_name = smap[f.class_name];
+    f.method = smap[f.method];
+    f.system_name = smap[f.system_name];
+    f.file = smap[f.file];
+    f.library = smap[f.library];
+    fmap[i] = out.function(f);
+  }
+  std::vector<FrameId> frmap(o.frames.size());
+  for (size_t i = 0; i < o.frames.size(); i++) {
+    Frame f = o.frames[i];
+    f.function = fmap[f.function];
+    frmap[i] = out.frame(f);
+  }
+  stmap->resize(o.stack_count());
+  for (size_t i = 0; i < o.stack_count(); i++) {
+    StackId parent = o.stack_parent[i];
+    (*stmap)[i] =
+        out.stack(parent == kNoStack ? kNoStack : (*stmap)[parent], frmap[o.stack_frame[i]]);
+  }
+  tmap->resize(o.threads.size());
+  for (size_t i = 0; i < o.threads.size(); i++)
+    (*tmap)[i] =
+        out.thread(o.strings[o.threads[i].name], o.threads[i].os_tid, o.threads[i].java_tid);
+  for (const LoadWarning &w : o.metadata.warnings) out.warn(w.message, w.offset, w.line);
 }
 
-// Appends src's samples to dst, materializing optional columns where only one side has them.
-void append_columns(SampleColumns &d, const SampleColumns &s) {
-  const size_t nd = d.size(), ns = s.size();
-  if (!d.value.empty() || !s.value.empty()) {
-    if (d.value.empty())
-      for (size_t i = 0; i < nd; i++) d.value.push_back(d.count_at(i));
-    for (size_t i = 0; i < ns; i++) d.value.push_back(s.value_at(i));
-  }
-  if (!d.count.empty() || !s.count.empty()) {
-    if (d.count.empty()) d.count.assign(nd, 1);
-    for (size_t i = 0; i < ns; i++) d.count.push_back(s.count_at(i));
-  }
-  if (!d.thread.empty() || !s.thread.empty()) {
-    if (d.thread.empty()) d.thread.assign(nd, 0);
-    for (size_t i = 0; i < ns; i++) d.thread.push_back(s.thread_at(i));
-  }
-  if (!d.time.empty() || !s.time.empty()) {
-    if (d.time.empty()) d.time.assign(nd, 0);
-    for (size_t i = 0; i < ns; i++) d.time.push_back(s.time_at(i));
-  }
-  if (!d.labels.empty() || !s.labels.empty()) {
-    if (d.labels.empty()) d.labels.assign(nd, 0);
-    for (size_t i = 0; i < ns; i++) d.labels.push_back(s.labels_at(i));
-  }
-  d.stack.insert(d.stack.end(), s.stack.begin(), s.stack.end());
+template <class T> void move_down(std::vector<T> &v, size_t from, size_t to, size_t n) {
+  if (!v.empty() && n) std::memmove(v.data() + to, v.data() + from, n * sizeof(T));
 }
 
-// Gives the chunk's jdk.ExecutionSample placeholder event its product name, merging it into
-// an event of that name if the chunk already has one (jdk.CPUTimeSample is also "cpu").
-bool name_execution_event(Profile &p, const std::string &name) {
-  int ph = p.find_event(kJfrExecutionSample);
-  if (ph < 0) return true;
-  int existing = p.find_event(name);
-  if (existing < 0) {
-    p.events[ph].name = find_or_add_string(p, name);
-    return true;
+// Drops optional columns that hold only their defaults, as ProfileBuilder::add_sample does.
+void drop_default_columns(JfrEventColumns &c) {
+  auto all = [](const auto &v, auto x) {
+    return std::all_of(v.begin(), v.end(), [&](auto y) { return y == x; });
+  };
+  if (!c.value.empty()) {
+    bool same = true;
+    for (size_t i = 0; i < c.value.size() && same; i++)
+      same = c.value[i] == (c.count.empty() ? 1 : c.count[i]);
+    if (same) std::vector<int64_t>().swap(c.value);
   }
-  Event &dst = p.events[existing];
-  Event &src = p.events[ph];
-  if (__builtin_add_overflow(dst.total_count, src.total_count, &dst.total_count) ||
-      __builtin_add_overflow(dst.total_value, src.total_value, &dst.total_value))
-    return false;
-  append_columns(dst.samples, src.samples);
-  for (StringId s : src.sources)
-    if (std::find(dst.sources.begin(), dst.sources.end(), s) == dst.sources.end())
-      dst.sources.push_back(s);
-  p.events.erase(p.events.begin() + ph);
-  return true;
+  if (all(c.count, int64_t{1})) std::vector<int64_t>().swap(c.count);
+  if (all(c.thread, ThreadId{0})) std::vector<ThreadId>().swap(c.thread);
+  if (all(c.time, int64_t{0})) std::vector<int64_t>().swap(c.time);
 }
 
 int default_event(const Profile &p, const std::string &exec_name) {
@@ -111,117 +179,174 @@ LoadResult read_jfr(std::string_view data, const LoadOptions &options) {
       e = INT64_MAX;
     end = std::max(end, e);
   }
-
-  std::vector<ChunkResult> results(n);
-  auto parse = [&](size_t i) {
-    ProfileBuilder builder;
-    JfrChunkReader reader(data, list.chunks[i], start, options);
-    ChunkResult &r = results[i];
-    if (reader.read(builder)) {
-      r.profile = builder.finish();
-    } else {
-      r.error = reader.error();
-      r.error_offset = reader.error_offset();
-    }
-    r.info = reader.info();
-  };
-
   unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
   threads = static_cast<unsigned>(std::clamp<size_t>(threads, 1, n));
-  std::mutex mu;
-  std::condition_variable cv;
-  size_t next = 0, merged = 0;
-  bool stop = false;
-  std::vector<std::thread> workers;
-  if (threads > 1) {
-    // Workers stay at most a few chunks ahead of the merge, which bounds memory.
-    const size_t window = threads + 1;
-    for (unsigned w = 0; w < threads; w++)
-      workers.emplace_back([&] {
-        for (;;) {
-          size_t i;
-          {
-            std::unique_lock<std::mutex> lock(mu);
-            cv.wait(lock, [&] { return stop || next >= n || next < merged + window; });
-            if (stop || next >= n) return;
-            i = next++;
-          }
-          parse(i);
-          {
-            std::lock_guard<std::mutex> lock(mu);
-            results[i].done = true;
-          }
-          cv.notify_all();
-        }
-      });
-  }
-  auto finish_workers = [&] {
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      stop = true;
-    }
-    cv.notify_all();
-    for (std::thread &t : workers) t.join();
-    workers.clear();
+  std::vector<ChunkWork> chunks(n);
+  LoadResult failure;
+  auto chunk_failed = [&](size_t i) {
+    if (chunks[i].error.empty()) return false;
+    failure = LoadResult::failure(chunks[i].error, chunks[i].error_offset);
+    return true;
   };
 
-  ProfileBuilder out;
-  std::unique_ptr<Profile> single;
+  // Pass 1: what each chunk holds.
+  run_in_order(
+      n, threads,
+      [&](size_t i) {
+        JfrChunkReader reader(data, list.chunks[i], start, options);
+        if (!reader.survey()) {
+          chunks[i].error = reader.error();
+          chunks[i].error_offset = reader.error_offset();
+        }
+        chunks[i].info = reader.info();
+      },
+      [&](size_t i) { return !chunk_failed(i); });
+  if (!failure.error.empty()) return failure;
+  if (options.cancelled()) return LoadResult::failure("cancelled");
+
+  // Plan: product events in order of first appearance, each chunk's range in their columns.
+  // jdk.ExecutionSample is named by the chunk's `event` setting, else by the previous chunk's.
+  std::vector<PlannedEvent> events;
   std::string exec_name = "cpu";
-  std::vector<std::string> producers;
-  int64_t period = 0;
-  std::unordered_map<std::string, std::pair<int64_t, int64_t>> totals; // event -> count, value
-  size_t done_bytes = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (threads > 1) {
-      std::unique_lock<std::mutex> lock(mu);
-      cv.wait(lock, [&] { return results[i].done; });
-    } else {
-      parse(i);
-    }
-    ChunkResult &r = results[i];
-    if (!r.profile) {
-      finish_workers();
-      return LoadResult::failure(r.error, r.error_offset);
-    }
-    if (!r.info.exec_setting.empty()) exec_name = jfr_execution_event_name(r.info.exec_setting);
-    if (std::find(producers.begin(), producers.end(), r.info.producer) == producers.end())
-      producers.push_back(r.info.producer);
-    if (period == 0) period = r.info.period_ns;
-    Profile &p = *r.profile;
-    bool overflow = !name_execution_event(p, exec_name);
-    for (const Event &e : p.events) {
-      auto &t = totals[p.strings[e.name]];
-      overflow |= __builtin_add_overflow(t.first, e.total_count, &t.first);
-      overflow |= __builtin_add_overflow(t.second, e.total_value, &t.second);
-    }
-    if (overflow) {
-      finish_workers();
-      return LoadResult::failure("JFR event values overflow a 64-bit total",
-                                 static_cast<int64_t>(list.chunks[i].offset));
-    }
-    if (n == 1) {
-      single = std::move(r.profile);
-    } else {
-      out.add_profile(p);
-      r.profile.reset();
-    }
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      merged = i + 1;
-    }
-    cv.notify_all();
-    done_bytes += static_cast<size_t>(list.chunks[i].size);
-    if (options.progress) options.progress(static_cast<double>(done_bytes) / data.size());
-    if (options.cancelled()) {
-      finish_workers();
-      return LoadResult::failure("cancelled");
+  for (ChunkWork &c : chunks) {
+    if (!c.info.exec_setting.empty()) exec_name = jfr_execution_event_name(c.info.exec_setting);
+    for (const auto &[type, count] : c.info.sample_types) {
+      const JfrEventRule *rule = find_jfr_event_rule(type);
+      if (!rule) continue;
+      std::string name = rule->event.empty() ? exec_name : std::string(rule->event);
+      size_t e = 0;
+      while (e < events.size() && events[e].name != name) e++;
+      if (e == events.size()) {
+        events.emplace_back();
+        events[e].name = name;
+        events[e].unit = rule->unit;
+      }
+      PlannedEvent &ev = events[e];
+      if (std::find(ev.sources.begin(), ev.sources.end(), type) == ev.sources.end())
+        ev.sources.push_back(type);
+      ev.count |= rule->weight == JfrWeight::samples;
+      ev.value |= rule->weight != JfrWeight::samples && rule->weight != JfrWeight::one;
+      c.range_of_type.emplace_back(type, e);
     }
   }
-  finish_workers();
+  for (ChunkWork &c : chunks) {
+    c.ranges.resize(events.size());
+    for (size_t t = 0; t < c.range_of_type.size(); t++) {
+      const size_t e = c.range_of_type[t].second;
+      c.ranges[e].capacity += static_cast<size_t>(c.info.sample_types[t].second);
+    }
+    for (size_t e = 0; e < events.size(); e++) {
+      c.ranges[e].columns = &events[e].columns;
+      c.ranges[e].begin = events[e].size;
+      events[e].size += c.ranges[e].capacity;
+    }
+  }
+  for (PlannedEvent &ev : events) {
+    ev.columns.stack.resize(ev.size);
+    ev.columns.thread.resize(ev.size);
+    ev.columns.time.resize(ev.size);
+    if (ev.count) ev.columns.count.resize(ev.size);
+    if (ev.value) ev.columns.value.resize(ev.size);
+  }
 
-  if (!single) single = out.finish();
-  Profile &p = *single;
+  // Pass 2: samples into their ranges, tables merged in file order. The first chunk builds
+  // its tables in the output builder itself, so its ids need no mapping.
+  ProfileBuilder out;
+  std::vector<std::string> producers;
+  int64_t period = 0;
+  size_t done_bytes = 0;
+  run_in_order(
+      n, threads,
+      [&](size_t i) {
+        ChunkWork &c = chunks[i];
+        ProfileBuilder *tables = &out;
+        if (i > 0) {
+          c.builder = std::make_unique<ProfileBuilder>();
+          tables = c.builder.get();
+        }
+        JfrChunkReader reader(data, list.chunks[i], start, options);
+        if (!reader.read(*tables, c.range_of_type, c.ranges)) {
+          c.error = reader.error();
+          c.error_offset = reader.error_offset();
+        }
+        c.info = reader.info();
+        if (c.builder) {
+          c.tables = c.builder->finish();
+          c.builder.reset();
+        }
+      },
+      [&](size_t i) {
+        ChunkWork &c = chunks[i];
+        if (chunk_failed(i)) return false;
+        std::vector<StackId> stmap;
+        std::vector<ThreadId> tmap;
+        if (c.tables) merge_tables(out, *c.tables, &stmap, &tmap);
+        c.tables.reset();
+        for (size_t e = 0; e < events.size(); e++) {
+          JfrColumnRange &r = c.ranges[e];
+          JfrEventColumns &col = events[e].columns;
+          if (i > 0)
+            for (size_t k = r.begin; k < r.begin + r.written; k++) {
+              if (col.stack[k] != kNoStack) col.stack[k] = stmap[col.stack[k]];
+              col.thread[k] = tmap[col.thread[k]];
+            }
+          const size_t to = events[e].cursor;
+          if (to != r.begin) { // corrupt events left a gap before this range
+            move_down(col.stack, r.begin, to, r.written);
+            move_down(col.thread, r.begin, to, r.written);
+            move_down(col.time, r.begin, to, r.written);
+            move_down(col.count, r.begin, to, r.written);
+            move_down(col.value, r.begin, to, r.written);
+          }
+          events[e].cursor += r.written;
+        }
+        if (std::find(producers.begin(), producers.end(), c.info.producer) == producers.end())
+          producers.push_back(c.info.producer);
+        if (period == 0) period = c.info.period_ns;
+        done_bytes += static_cast<size_t>(list.chunks[i].size);
+        if (options.progress) options.progress(static_cast<double>(done_bytes) / data.size());
+        if (options.cancelled()) {
+          failure = LoadResult::failure("cancelled");
+          return false;
+        }
+        return true;
+      });
+  if (!failure.error.empty()) return failure;
+
+  // The events, with optional columns dropped where they hold defaults.
+  for (PlannedEvent &ev : events) {
+    JfrEventColumns &c = ev.columns;
+    const size_t kept = ev.cursor;
+    if (kept == 0) continue;
+    if (kept < ev.size) {
+      for (auto *v : {&c.time, &c.count, &c.value})
+        if (!v->empty()) v->resize(kept);
+      c.stack.resize(kept);
+      c.thread.resize(kept);
+    }
+    drop_default_columns(c);
+    int64_t total_count = 0, total_value = 0;
+    bool overflow = false;
+    for (size_t i = 0; i < kept && !overflow; i++) {
+      const int64_t cnt = c.count.empty() ? 1 : c.count[i];
+      overflow |= __builtin_add_overflow(total_count, cnt, &total_count);
+      overflow |=
+          __builtin_add_overflow(total_value, c.value.empty() ? cnt : c.value[i], &total_value);
+    }
+    if (overflow)
+      return LoadResult::failure("JFR event " + ev.name + ": values overflow a 64-bit total", 0);
+    EventId id = out.event(ev.name, ev.unit);
+    Event &e = out.event_at(id);
+    for (const std::string &s : ev.sources) e.sources.push_back(out.intern(s));
+    e.samples.stack = std::move(c.stack);
+    e.samples.thread = std::move(c.thread);
+    e.samples.time = std::move(c.time);
+    e.samples.count = std::move(c.count);
+    e.samples.value = std::move(c.value);
+  }
+
+  std::unique_ptr<Profile> profile = out.finish();
+  Profile &p = *profile;
   Metadata &md = p.metadata;
   md.format = "jfr";
   md.producer.clear();
@@ -238,7 +363,7 @@ LoadResult read_jfr(std::string_view data, const LoadOptions &options) {
                                           " complete chunk(s) before it",
                                       list.problem_offset, -1});
   md.default_event = p.events.empty() ? 0 : default_event(p, exec_name);
-  return LoadResult::success(std::move(single));
+  return LoadResult::success(std::move(profile));
 }
 
 } // namespace hotlines

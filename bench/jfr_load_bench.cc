@@ -1,0 +1,149 @@
+// JFR load benchmark. Without arguments: Google Benchmark over every .jfr fixture (parse +
+// model, one and two threads), reporting bytes/s and samples/s. With `--load FILE
+// [--threads N] [--repeat K]`: loads FILE as `hotlines info` does (mmap + read_jfr) and prints
+// one line of numbers for bench/jfr_load.sh — MB/s, samples/s, bytes/sample, peak RSS and
+// peak anonymous (heap) RSS. Single-threaded driver; the reader makes its own workers.
+#include "formats/jfr_reader.h"
+#include "formats/loader.h"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/resource.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+using namespace hotlines;
+
+namespace {
+
+std::string read_all(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void BM_JfrLoad(benchmark::State &state, std::string path, unsigned threads) {
+  const std::string data = read_all(path);
+  LoadOptions o;
+  o.threads = threads;
+  size_t samples = 0;
+  for (auto _ : state) {
+    LoadResult r = read_jfr(data, o);
+    if (!r.ok()) {
+      state.SkipWithError(r.describe().c_str());
+      return;
+    }
+    samples = r.profile->sample_count();
+    benchmark::DoNotOptimize(r.profile.get());
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * data.size()));
+  state.counters["samples/s"] = benchmark::Counter(
+      static_cast<double>(samples * state.iterations()), benchmark::Counter::kIsRate);
+}
+
+// Resident and file-backed pages of this process, in bytes (from /proc/self/statm).
+void rss_now(size_t *resident, size_t *shared) {
+  size_t size = 0, res = 0, shr = 0;
+  if (FILE *f = fopen("/proc/self/statm", "r")) {
+    if (fscanf(f, "%zu %zu %zu", &size, &res, &shr) != 3) res = shr = 0;
+    fclose(f);
+  }
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  *resident = res * page;
+  *shared = shr * page;
+}
+
+int load_mode(const std::string &path, unsigned threads, int repeat) {
+  // Peak anonymous memory (the model and the reader's tables), sampled while loading.
+  std::atomic<bool> done{false};
+  std::atomic<size_t> peak_anon{0};
+  std::thread sampler([&] {
+    while (!done.load()) {
+      size_t res, shr;
+      rss_now(&res, &shr);
+      size_t anon = res > shr ? res - shr : 0;
+      size_t cur = peak_anon.load();
+      while (anon > cur && !peak_anon.compare_exchange_weak(cur, anon)) {
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+  });
+  size_t base_res, base_shr;
+  rss_now(&base_res, &base_shr);
+  const size_t base_anon = base_res - base_shr;
+  double best = 1e30;
+  size_t samples = 0, sample_bytes = 0, stacks = 0, frames = 0;
+  std::string producer;
+  for (int k = 0; k < repeat; k++) {
+    LoadOptions o;
+    o.threads = threads;
+    auto t0 = std::chrono::steady_clock::now();
+    LoadResult r = load_profile_file(path, o);
+    auto t1 = std::chrono::steady_clock::now();
+    if (!r.ok()) {
+      done = true;
+      sampler.join();
+      fprintf(stderr, "jfr_load_bench: %s\n", r.describe().c_str());
+      return 1;
+    }
+    best = std::min(best, std::chrono::duration<double>(t1 - t0).count());
+    samples = r.profile->sample_count();
+    sample_bytes = r.profile->sample_bytes();
+    stacks = r.profile->stack_count();
+    frames = r.profile->frames.size();
+  }
+  done = true;
+  sampler.join();
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  const double size = static_cast<double>(std::filesystem::file_size(path));
+  printf("threads=%u seconds=%.3f MB/s=%.1f samples=%zu samples/s=%.0f bytes/sample=%.2f "
+         "stacks=%zu frames=%zu file_MB=%.1f peak_rss_MB=%.1f peak_heap_MB=%.1f\n",
+         threads, best, size / best / 1e6, samples, samples / best,
+         samples ? static_cast<double>(sample_bytes) / samples : 0.0, stacks, frames, size / 1e6,
+         ru.ru_maxrss / 1024.0,
+         (peak_anon.load() > base_anon ? peak_anon.load() - base_anon : 0) / 1e6);
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc >= 3 && std::strcmp(argv[1], "--load") == 0) {
+    unsigned threads = 1;
+    int repeat = 1;
+    for (int i = 3; i + 1 < argc; i += 2) {
+      if (std::strcmp(argv[i], "--threads") == 0)
+        threads = static_cast<unsigned>(std::atoi(argv[i + 1]));
+      if (std::strcmp(argv[i], "--repeat") == 0) repeat = std::max(1, std::atoi(argv[i + 1]));
+    }
+    return load_mode(argv[2], threads, repeat);
+  }
+  std::vector<std::string> files;
+  for (const auto &e :
+       std::filesystem::recursive_directory_iterator(HOTLINES_SHARED_DIR "/fixtures"))
+    if (e.is_regular_file() && e.path().extension() == ".jfr") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  for (const std::string &f : files)
+    for (unsigned threads : {1u, 2u})
+      benchmark::RegisterBenchmark(("jfr_load/" + std::filesystem::path(f).filename().string() +
+                                    "/threads:" + std::to_string(threads))
+                                       .c_str(),
+                                   BM_JfrLoad, f, threads)
+          ->Unit(benchmark::kMillisecond);
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
