@@ -113,6 +113,8 @@ HotLines hot_lines(const ViewWeights &v, const HotOptions &o, bool by_line) {
   };
   std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
     if (by_line) {
+      if (key_function[a] != key_function[b])
+        return fk.label(key_function[a]) < fk.label(key_function[b]);
       if (file_of(a) != file_of(b)) return file_of(a) < file_of(b);
       if (lk.line_of(key_line[a]) != lk.line_of(key_line[b]))
         return lk.line_of(key_line[a]) < lk.line_of(key_line[b]);

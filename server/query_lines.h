@@ -54,7 +54,8 @@ struct HotLines {
 };
 
 // Hot lines by (function, file, line), ordered like hot_functions (options.method keeps the
-// lines of matching functions). With by_line set, rows are ordered by file and line instead.
+// lines of matching functions). With by_line set, rows are ordered by function, file and
+// line instead.
 HotLines hot_lines(const ViewWeights &view, const HotOptions &options, bool by_line = false);
 
 } // namespace hotlines
