@@ -5,7 +5,7 @@
 
 namespace hotlines {
 
-json to_json(const Measure &m) {
+json to_json(const Weight &m) {
   return {{"count", m.count}, {"value", m.value}};
 }
 
@@ -52,6 +52,34 @@ json to_json(const HotMethodsResult &r) {
           {"unit", r.unit},
           {"total", to_json(r.total)},
           {"methods", methods}};
+}
+
+std::string parse_file_annotations_params(const json &params, FileAnnotationsParams *out) {
+  FieldReader r(params);
+  const json &doc = r.object("textDocument");
+  r.optional("profileId", &out->profile_id);
+  r.optional("event", &out->event);
+  if (!r.ok()) return r.error();
+  FieldReader d(doc, "params.textDocument");
+  d.required("uri", &out->uri);
+  return d.error();
+}
+
+json to_json(const FileAnnotationsResult &r) {
+  json lines = json::array(), functions = json::array();
+  for (const LineAnnotation &l : r.lines)
+    lines.push_back({{"line", l.line},
+                     {"self", to_json(l.self)},
+                     {"total", to_json(l.total)},
+                     {"heat", l.heat}});
+  for (const FunctionAnnotation &f : r.functions)
+    functions.push_back({{"name", f.name},
+                         {"line", f.line},
+                         {"self", to_json(f.self)},
+                         {"total", to_json(f.total)}});
+  return {
+      {"uri", r.uri},   {"profileId", r.profile_id}, {"event", r.event}, {"unit", r.unit},
+      {"file", r.file}, {"total", to_json(r.total)}, {"lines", lines},   {"functions", functions}};
 }
 
 } // namespace hotlines

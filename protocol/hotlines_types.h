@@ -10,11 +10,11 @@
 
 namespace hotlines {
 
-struct Measure {
+struct Weight {
   int64_t count = 0;
   int64_t value = 0;
 };
-json to_json(const Measure &m);
+json to_json(const Weight &m);
 
 // hotlines/loadProfile {path}
 struct LoadProfileParams {
@@ -53,13 +53,38 @@ std::string parse_hot_methods_params(const json &params, HotMethodsParams *out);
 
 struct HotMethod {
   std::string name;
-  Measure self, total;
+  Weight self, total;
 };
 struct HotMethodsResult {
   std::string profile_id, event, unit;
-  Measure total;
+  Weight total;
   std::vector<HotMethod> methods;
 };
 json to_json(const HotMethodsResult &r);
+
+// hotlines/fileAnnotations {textDocument: {uri}, profileId?, event?}
+struct FileAnnotationsParams {
+  std::string uri, profile_id, event;
+};
+std::string parse_file_annotations_params(const json &params, FileAnnotationsParams *out);
+
+struct LineAnnotation {
+  int64_t line = 0; // 1-based
+  Weight self, total;
+  double heat = 0; // self value relative to the profile's hottest line, 0..1
+};
+struct FunctionAnnotation {
+  std::string name;
+  int64_t line = 0; // first profiled line of the function in this file
+  Weight self, total;
+};
+struct FileAnnotationsResult {
+  std::string uri, profile_id, event, unit;
+  std::string file;                  // the profile's recorded file that matched ("" when none did)
+  Weight total;                      // the view's total
+  std::vector<LineAnnotation> lines; // by line
+  std::vector<FunctionAnnotation> functions; // hottest total first
+};
+json to_json(const FileAnnotationsResult &r);
 
 } // namespace hotlines

@@ -58,7 +58,9 @@ json server_capabilities(const std::vector<std::string> &commands) {
       {"executeCommandProvider", {{"commands", commands}, {"workDoneProgress", true}}},
       {"experimental",
        {{"hotlines",
-         {{"requests", {"hotlines/loadProfile", "hotlines/hotMethods", "hotlines/profiles"}}}}}},
+         {{"requests",
+           {"hotlines/loadProfile", "hotlines/hotMethods", "hotlines/profiles",
+            "hotlines/fileAnnotations"}}}}}},
   };
 }
 

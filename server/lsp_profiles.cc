@@ -4,7 +4,7 @@
 #include "formats/loader.h"
 #include "protocol/hotlines_types.h"
 #include "protocol/json_fields.h"
-#include "server/hot_methods.h"
+#include "server/annotations.h"
 #include "server/lsp_server.h"
 
 namespace hotlines {
@@ -58,6 +58,7 @@ void LspServer::on_load_profile(const json &params, Reply reply) {
 void LspServer::load_profile(const std::string &path, const json &token, Reply reply) {
   struct Job {
     LoadResult result;
+    std::shared_ptr<const ProfileIndex> index;
     std::atomic<int> percent{0};
   };
   auto job = std::make_shared<Job>();
@@ -84,14 +85,20 @@ void LspServer::load_profile(const std::string &path, const json &token, Reply r
   }
   log("info", "loading " + path);
   work_->queue(
-      [job, path, options] { job->result = load_profile_file(path, options); },
+      [job, path, options] {
+        job->result = load_profile_file(path, options);
+        if (!job->result.ok() || options.cancelled()) return;
+        // The precomputed unfiltered views make the frequent queries lookups.
+        job->index = ProfileIndex::build(
+            std::shared_ptr<const Profile>(std::move(job->result.profile)), options.cancel);
+      },
       [this, job, path, token, progress, reply] {
         if (progress)
           send_notification("$/progress", {{"token", token}, {"value", {{"kind", "end"}}}});
-        if (reply.cancelled()) {
+        if (reply.cancelled() || (job->result.error.empty() && !job->index)) {
           log("info", "load of " + path + " cancelled");
           reply.error(kRequestCancelled, "request cancelled");
-        } else if (!job->result.ok()) {
+        } else if (!job->result.error.empty()) {
           const LoadResult &r = job->result;
           log("error", r.describe());
           json data = {{"path", path}};
@@ -99,8 +106,7 @@ void LspServer::load_profile(const std::string &path, const json &token, Reply r
           if (r.error_line >= 0) data["line"] = r.error_line;
           reply.error(kRequestFailed, "cannot load profile: " + r.describe(), data);
         } else {
-          std::shared_ptr<const Profile> profile(std::move(job->result.profile));
-          const LoadedProfile &lp = profiles_.put(path, std::move(profile));
+          const LoadedProfile &lp = profiles_.put(path, job->index);
           log("info", "loaded " + path + " as " + lp.id);
           reply(to_json(summarize(lp)));
         }
@@ -114,46 +120,69 @@ void LspServer::on_profiles(const json &, Reply reply) {
   reply({{"profiles", list}});
 }
 
+const LoadedProfile *LspServer::find_profile(const std::string &id, const Reply &reply) {
+  const LoadedProfile *lp = profiles_.find(id);
+  if (!lp)
+    reply.error(kInvalidParams,
+                id.empty() ? "no profile is loaded" : "unknown profileId '" + id + "'");
+  return lp;
+}
+
+bool LspServer::check_event(const Profile &p, const std::string &event, const Reply &reply) {
+  if (event.empty() || p.find_event(event) >= 0) return true;
+  std::string names;
+  for (const Event &e : p.events) names += (names.empty() ? "" : ", ") + std::string(p.str(e.name));
+  reply.error(kInvalidParams, "unknown event '" + event + "'; the profile has: " + names);
+  return false;
+}
+
+void LspServer::run_query(const LoadedProfile &lp, Reply reply, std::function<json()> query) {
+  auto result = std::make_shared<json>();
+  std::string id = lp.id;
+  uint64_t generation = lp.generation;
+  work_->queue([result, query = std::move(query)] { *result = query(); },
+               [this, result, reply, id, generation] {
+                 const LoadedProfile *now = profiles_.find(id);
+                 if (reply.cancelled())
+                   reply.error(kRequestCancelled, "request cancelled");
+                 else if (!now || now->generation != generation)
+                   reply.error(kContentModified, "the profile was reloaded or unloaded; ask again");
+                 else if (result->is_object() && result->contains("error"))
+                   reply.error(kRequestFailed, (*result)["error"].get<std::string>());
+                 else
+                   reply(*result);
+                 finish_if_done();
+               });
+}
+
 void LspServer::on_hot_methods(const json &params, Reply reply) {
   HotMethodsParams p;
   std::string err = parse_hot_methods_params(params, &p);
   if (!err.empty()) return reply.error(kInvalidParams, err);
-  const LoadedProfile *lp = profiles_.find(p.profile_id);
-  if (!lp)
-    return reply.error(kInvalidParams, p.profile_id.empty()
-                                           ? "no profile is loaded"
-                                           : "unknown profileId '" + p.profile_id + "'");
-  const Profile &prof = *lp->profile;
-  int event = p.event.empty() ? prof.metadata.default_event : prof.find_event(p.event);
-  if (event < 0 || static_cast<size_t>(event) >= prof.events.size()) {
-    std::string names;
-    for (const Event &e : prof.events)
-      names += (names.empty() ? "" : ", ") + std::string(prof.str(e.name));
-    return reply.error(kInvalidParams,
-                       "unknown event '" + p.event + "'; the profile has: " + names);
-  }
-  struct Job {
-    HotMethodsResult result;
-  };
-  auto job = std::make_shared<Job>();
-  std::shared_ptr<const Profile> profile = lp->profile;
-  std::string id = lp->id;
-  uint64_t generation = lp->generation;
-  work_->queue(
-      [job, profile, event, p, id, cancel = reply.cancel_flag()] {
-        job->result = hot_methods(*profile, static_cast<EventId>(event), p.limit, p.query, cancel);
-        job->result.profile_id = id;
-      },
-      [this, job, reply, id, generation] {
-        const LoadedProfile *now = profiles_.find(id);
-        if (reply.cancelled())
-          reply.error(kRequestCancelled, "request cancelled");
-        else if (!now || now->generation != generation)
-          reply.error(kContentModified, "the profile was reloaded or unloaded; ask again");
-        else
-          reply(to_json(job->result));
-        finish_if_done();
-      });
+  const LoadedProfile *lp = find_profile(p.profile_id, reply);
+  if (!lp || !check_event(*lp->profile, p.event, reply)) return;
+  run_query(*lp, reply,
+            [index = lp->index, p, id = lp->id, cancel = reply.cancel_flag()]() -> json {
+              auto r = hot_methods(*index, p, cancel);
+              if (!r.error.empty()) return {{"error", r.error}};
+              r.result.profile_id = id;
+              return to_json(r.result);
+            });
+}
+
+void LspServer::on_file_annotations(const json &params, Reply reply) {
+  FileAnnotationsParams p;
+  std::string err = parse_file_annotations_params(params, &p);
+  if (!err.empty()) return reply.error(kInvalidParams, err);
+  const LoadedProfile *lp = find_profile(p.profile_id, reply);
+  if (!lp || !check_event(*lp->profile, p.event, reply)) return;
+  run_query(*lp, reply,
+            [index = lp->index, p, id = lp->id, cancel = reply.cancel_flag()]() -> json {
+              auto r = file_annotations(*index, p, path_of(p.uri), cancel);
+              if (!r.error.empty()) return {{"error", r.error}};
+              r.result.profile_id = id;
+              return to_json(r.result);
+            });
 }
 
 void LspServer::on_execute_command(const json &params, Reply reply) {
@@ -173,6 +202,7 @@ void LspServer::on_execute_command(const json &params, Reply reply) {
     return load_profile(path_of(p.path), token.is_null() ? p.work_done_token : token, reply);
   }
   if (command == "hotlines.hotMethods") return on_hot_methods(first, reply);
+  if (command == "hotlines.fileAnnotations") return on_file_annotations(first, reply);
   reply.error(kInvalidParams, "unknown command '" + command + "'");
 }
 

@@ -60,6 +60,7 @@ void LspServer::bind_methods() {
   requests_["hotlines/loadProfile"] = &LspServer::on_load_profile;
   requests_["hotlines/profiles"] = &LspServer::on_profiles;
   requests_["hotlines/hotMethods"] = &LspServer::on_hot_methods;
+  requests_["hotlines/fileAnnotations"] = &LspServer::on_file_annotations;
   requests_["workspace/executeCommand"] = &LspServer::on_execute_command;
 
   notifications_["initialized"] = &LspServer::on_initialized;
@@ -67,7 +68,7 @@ void LspServer::bind_methods() {
   notifications_["$/cancelRequest"] = &LspServer::on_cancel_request;
   notifications_["$/setTrace"] = &LspServer::on_set_trace;
 
-  commands_ = {"hotlines.loadProfile", "hotlines.hotMethods"};
+  commands_ = {"hotlines.loadProfile", "hotlines.hotMethods", "hotlines.fileAnnotations"};
 }
 
 void LspServer::send_notification(std::string_view method, const json &params) {

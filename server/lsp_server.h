@@ -69,7 +69,14 @@ private:
   void on_load_profile(const json &params, Reply reply);
   void on_profiles(const json &params, Reply reply);
   void on_hot_methods(const json &params, Reply reply);
+  void on_file_annotations(const json &params, Reply reply);
   void on_execute_command(const json &params, Reply reply);
+  // Helpers: each answers the request with an error when it returns null/false.
+  const LoadedProfile *find_profile(const std::string &id, const Reply &reply);
+  bool check_event(const Profile &profile, const std::string &event, const Reply &reply);
+  // Runs `query` on a worker against `lp` and answers with its JSON ({"error": …} fails);
+  // stale answers (profile reloaded meanwhile) become ContentModified.
+  void run_query(const LoadedProfile &lp, Reply reply, std::function<json()> query);
   void load_profile(const std::string &path, const json &work_done_token, Reply reply);
 
   LoopWork *work_;

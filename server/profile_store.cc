@@ -4,10 +4,12 @@
 namespace hotlines {
 
 const LoadedProfile &ProfileStore::put(const std::string &path,
-                                       std::shared_ptr<const Profile> profile) {
+                                       std::shared_ptr<const ProfileIndex> index) {
+  std::shared_ptr<const Profile> profile = index->shared_profile();
   for (auto &[id, lp] : profiles_) {
     if (lp.path == path) {
       lp.profile = std::move(profile);
+      lp.index = index;
       lp.generation = next_generation_++;
       last_id_ = id;
       return lp;
@@ -18,6 +20,7 @@ const LoadedProfile &ProfileStore::put(const std::string &path,
   lp.id = id;
   lp.path = path;
   lp.profile = std::move(profile);
+  lp.index = std::move(index);
   lp.generation = next_generation_++;
   last_id_ = id;
   return lp;

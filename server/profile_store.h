@@ -4,6 +4,7 @@
 #pragma once
 
 #include "formats/profile.h"
+#include "server/profile_index.h"
 
 #include <map>
 #include <memory>
@@ -14,13 +15,14 @@ namespace hotlines {
 struct LoadedProfile {
   std::string id, path;
   std::shared_ptr<const Profile> profile;
+  std::shared_ptr<const ProfileIndex> index; // built at load; queries read it
   uint64_t generation = 0;
 };
 
 class ProfileStore {
 public:
   // Adds a profile, or replaces the one loaded from the same path (a reload keeps its id).
-  const LoadedProfile &put(const std::string &path, std::shared_ptr<const Profile> profile);
+  const LoadedProfile &put(const std::string &path, std::shared_ptr<const ProfileIndex> index);
   // The profile with this id; "" means the most recently loaded one. nullptr when unknown.
   const LoadedProfile *find(const std::string &id) const;
   bool remove(const std::string &id);
