@@ -164,7 +164,9 @@ TEST_P(PprofOracle, HotFunctionsAndLinesMatch) {
       compared_lines += theirs.size();
     }
   }
-  if (std::string(GetParam()) != "mutex.pprof") EXPECT_GT(compared_functions, 0u);
+  if (std::string(GetParam()) != "mutex.pprof") {
+    EXPECT_GT(compared_functions, 0u);
+  }
   RecordProperty("functions_checked", static_cast<int>(compared_functions));
   RecordProperty("lines_checked", static_cast<int>(compared_lines));
 }
