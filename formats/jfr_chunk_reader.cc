@@ -9,6 +9,7 @@
 #include "formats/jfr_event_table.h"
 #include "formats/jfr_id_map.h"
 #include "formats/jfr_metadata.h"
+#include "formats/jfr_metadata_cache.h"
 #include "formats/jfr_text.h"
 #include "formats/jvm_names.h"
 
@@ -99,10 +100,12 @@ constexpr uint32_t kNull = UINT32_MAX;
 
 // One field of a sample event: how to read it and where it goes (slot -1: skipped).
 struct Op {
+  enum Fast : uint8_t { generic, skip_varint, read_varint };
   JfrDecoder::Code code;
   int8_t slot;
   bool array;
   int type;
+  Fast fast = generic; // the common cases of compressed integers, decided once per type
 };
 
 struct Handler {
@@ -129,8 +132,9 @@ struct MethodInfo {
 } // namespace
 
 struct JfrChunkReader::Impl {
-  Impl(std::string_view d, const JfrChunkHeader &c, int64_t start, const LoadOptions &o)
-      : data(d), chunk(c), profile_start(start), options(o) {}
+  Impl(std::string_view d, const JfrChunkHeader &c, int64_t start, const LoadOptions &o,
+       JfrMetadataCache *shared)
+      : data(d), chunk(c), profile_start(start), options(o), cache(shared ? shared : &own_cache) {}
 
   std::string_view data;
   JfrChunkHeader chunk;
@@ -141,8 +145,11 @@ struct JfrChunkReader::Impl {
   int64_t error_offset = -1;
 
   bool prepared = false, pools_loaded = false;
-  JfrMetadata md;
-  std::unique_ptr<JfrDecoder> dec;
+  JfrMetadataCache own_cache;
+  JfrMetadataCache *cache;
+  JfrMetadataCache::Entry types; // metadata and decoder, shared with other chunks
+  const JfrMetadata *md = nullptr;
+  const JfrDecoder *dec = nullptr;
   JfrConstantPools pools;
   ProfileBuilder *b = nullptr;
   std::vector<Handler> handlers;
@@ -153,6 +160,7 @@ struct JfrChunkReader::Impl {
   // Clock: ticks -> ns since the profile start.
   int64_t chunk_start_rel = 0;
   double divisor = 1;
+  bool unit_ticks = false; // one tick per nanosecond
 
   // Memoized resolutions, by pool key.
   JfrIdMap<ThreadId> threads;
@@ -163,6 +171,10 @@ struct JfrChunkReader::Impl {
   JfrIdMap<std::string_view> class_names;
   std::deque<std::string> arena; // converted strings that string_views point into
   ThreadId unknown_thread = kNull;
+  // The last lookups: consecutive events mostly come from one thread's buffer.
+  uint64_t last_thread_key = UINT64_MAX, last_stack_key = UINT64_MAX;
+  ThreadId last_thread = kNull;
+  StackId last_stack = kNoStack;
   FunctionId unknown_function = kNull;
   std::vector<FrameId> frame_buf;
 
@@ -198,7 +210,7 @@ struct JfrChunkReader::Impl {
     if (key == 0) return; // 0 is how writers say null
     if (missing_refs++ == 0) {
       missing_ref_offset = static_cast<int64_t>(at);
-      missing_ref_what = md.classes[cls].name + " " + std::to_string(key);
+      missing_ref_what = md->classes[cls].name + " " + std::to_string(key);
     }
   }
 
@@ -270,13 +282,13 @@ struct JfrChunkReader::Impl {
   // Slot map of class `cls` for the named fields (slot i for names[i]), cached in `cache`.
   const int8_t *slots_for(std::vector<std::vector<int8_t>> &cache, int cls,
                           std::initializer_list<std::string_view> names) {
-    if (cache.size() < md.classes.size()) cache.resize(md.classes.size());
+    if (cache.size() < md->classes.size()) cache.resize(md->classes.size());
     std::vector<int8_t> &s = cache[cls];
     if (s.empty()) {
-      s.assign(md.classes[cls].fields.size() + 1, -1); // +1: never empty once built
+      s.assign(md->classes[cls].fields.size() + 1, -1); // +1: never empty once built
       int8_t slot = 0;
       for (std::string_view n : names) {
-        int f = md.field(cls, n);
+        int f = md->field(cls, n);
         if (f >= 0) s[f] = slot;
         slot++;
       }
@@ -292,12 +304,16 @@ struct JfrChunkReader::Impl {
 
   // kNull when the reference is null or missing.
   ThreadId thread(int type, uint64_t key, size_t at) {
-    if (const ThreadId *t = threads.find(key)) return *t;
+    if (key == last_thread_key) return last_thread;
+    if (const ThreadId *t = threads.find(key)) {
+      last_thread_key = key;
+      return last_thread = *t;
+    }
     ThreadId id = kNull;
     size_t off = pools.find(type, key);
     if (!off) {
       missing(type, key, at);
-    } else if (md.classes[type].kind == JfrKind::object) {
+    } else if (md->classes[type].kind == JfrKind::object) {
       JfrValue f[4];
       JfrInput in = input_at(off);
       dec->read_fields(
@@ -322,7 +338,7 @@ struct JfrChunkReader::Impl {
     size_t off = pools.find(v.type, key);
     if (!off) {
       missing(v.type, key, at);
-    } else if (md.classes[v.type].kind == JfrKind::object) {
+    } else if (md->classes[v.type].kind == JfrKind::object) {
       JfrValue f[1];
       JfrInput in = input_at(off);
       dec->read_fields(v.type, slots_for(class_slots, v.type, {"name"}), in, f);
@@ -339,7 +355,7 @@ struct JfrChunkReader::Impl {
     uint64_t key = static_cast<uint64_t>(v.i);
     if (const uint32_t *m = methods.find(key)) return *m == kNull ? nullptr : &method_infos[*m];
     size_t off = pools.find(v.type, key);
-    if (!off || md.classes[v.type].kind != JfrKind::object) {
+    if (!off || md->classes[v.type].kind != JfrKind::object) {
       if (!off) missing(v.type, key, at);
       methods.insert(key, kNull);
       return nullptr;
@@ -413,12 +429,16 @@ struct JfrChunkReader::Impl {
 
   // ---- stacks -----------------------------------------------------------------------------
   StackId stack(int type, uint64_t key, size_t at) {
-    if (const StackId *s = stacks.find(key)) return *s;
+    if (key == last_stack_key) return last_stack;
+    if (const StackId *s = stacks.find(key)) {
+      last_stack_key = key;
+      return last_stack = *s;
+    }
     StackId id = kNoStack;
     size_t off = pools.find(type, key);
     if (!off) {
       missing(type, key, at);
-    } else if (md.classes[type].kind == JfrKind::object) {
+    } else if (md->classes[type].kind == JfrKind::object) {
       id = decode_stack(type, off);
     }
     stacks.insert(key, id);
@@ -426,8 +446,8 @@ struct JfrChunkReader::Impl {
   }
 
   StackId decode_stack(int cls, size_t off) {
-    if (frames_field.size() < md.classes.size()) frames_field.assign(md.classes.size(), -2);
-    if (frames_field[cls] == -2) frames_field[cls] = md.field(cls, "frames");
+    if (frames_field.size() < md->classes.size()) frames_field.assign(md->classes.size(), -2);
+    if (frames_field[cls] == -2) frames_field[cls] = md->field(cls, "frames");
     const int ff = frames_field[cls];
     JfrInput in = input_at(off);
     frame_buf.clear();
@@ -453,7 +473,7 @@ struct JfrChunkReader::Impl {
           size_t foff = pools.find(fc.type, fkey);
           if (!foff) {
             missing(fc.type, fkey, frame_at);
-          } else if (md.classes[fc.type].kind == JfrKind::object) {
+          } else if (md->classes[fc.type].kind == JfrKind::object) {
             JfrInput fin = input_at(foff);
             dec->read_fields(fc.type, slots, fin, f);
           }
@@ -472,16 +492,18 @@ struct JfrChunkReader::Impl {
     prepared = true;
     chunk_start_rel = sat_add(chunk.start_nanos, -profile_start);
     divisor = static_cast<double>(chunk.ticks_per_second) / 1e9;
-    JfrInput in = input_at(chunk.offset + static_cast<size_t>(chunk.metadata_offset));
-    if (!read_jfr_metadata(in, &md, &error, &error_offset)) return false;
-    dec = std::make_unique<JfrDecoder>(md, chunk.compressed_integers());
+    unit_ticks = divisor == 1.0;
+    types = cache->get(data, chunk, &error, &error_offset);
+    if (!types.metadata) return false;
+    md = types.metadata.get();
+    dec = types.decoder.get();
     setup_handlers();
     return true;
   }
 
   void setup_handlers() {
-    for (size_t c = 0; c < md.classes.size(); c++) {
-      const JfrClass &cls = md.classes[c];
+    for (size_t c = 0; c < md->classes.size(); c++) {
+      const JfrClass &cls = md->classes[c];
       if (cls.name == "jdk.ExecutionSample") exec_type_id = cls.id;
       Handler h;
       h.cls = static_cast<int>(c);
@@ -492,7 +514,7 @@ struct JfrChunkReader::Impl {
         for (const JfrDecoder::FieldCode &fc : codes)
           h.ops.push_back(Op{fc.code, -1, fc.array, fc.type});
         auto put = [&](std::string_view name, Slot s) {
-          int f = md.field(h.cls, name);
+          int f = md->field(h.cls, name);
           if (f < 0) return f;
           Op &op = h.ops[f];
           if (op.array || op.code == JfrDecoder::kStruct || op.code == JfrDecoder::kString)
@@ -504,7 +526,7 @@ struct JfrChunkReader::Impl {
         int t = put("startTime", kTime);
         if (t >= 0)
           h.time_unit =
-              timestamp_unit(md.annotation(cls.fields[t].annotations, "jdk.jfr.Timestamp"));
+              timestamp_unit(md->annotation(cls.fields[t].annotations, "jdk.jfr.Timestamp"));
         put("sampledThread", kSampledThread);
         put("eventThread", kEventThread);
         put("stackTrace", kStack);
@@ -531,19 +553,33 @@ struct JfrChunkReader::Impl {
           int d = put("duration", kWeightA);
           if (d >= 0)
             h.duration_unit =
-                timespan_unit(md.annotation(cls.fields[d].annotations, "jdk.jfr.Timespan"));
+                timespan_unit(md->annotation(cls.fields[d].annotations, "jdk.jfr.Timespan"));
           break;
         }
         }
+        // Fields after the last one needed are skipped with the rest of the event.
+        while (!h.ops.empty() && h.ops.back().slot < 0) h.ops.pop_back();
+        if (chunk.compressed_integers())
+          for (Op &op : h.ops) {
+            const bool integer =
+                !op.array && (op.code == JfrDecoder::kShort || op.code == JfrDecoder::kChar ||
+                              op.code == JfrDecoder::kInt || op.code == JfrDecoder::kLong ||
+                              op.code == JfrDecoder::kRef);
+            if (integer && op.slot < 0)
+              op.fast = Op::skip_varint;
+            else if (!op.array && op.slot >= 0 &&
+                     (op.code == JfrDecoder::kLong || op.code == JfrDecoder::kRef))
+              op.fast = Op::read_varint;
+          }
       } else if (cls.name == "jdk.ActiveSetting") {
         h.kind = Handler::active_setting;
-        h.f_name = md.field(h.cls, "name");
-        h.f_value = md.field(h.cls, "value");
-        h.f_id = md.field(h.cls, "id");
+        h.f_name = md->field(h.cls, "name");
+        h.f_value = md->field(h.cls, "value");
+        h.f_id = md->field(h.cls, "id");
       } else if (cls.name == "jdk.JVMInformation") {
         h.kind = Handler::jvm_information;
-        h.f_name = md.field(h.cls, "jvmName");
-        h.f_value = md.field(h.cls, "jvmVersion");
+        h.f_name = md->field(h.cls, "jvmName");
+        h.f_value = md->field(h.cls, "jvmVersion");
       } else {
         continue;
       }
@@ -580,7 +616,10 @@ struct JfrChunkReader::Impl {
       // As the JDK does: (long)((ticks - startTicks) / (ticksPerSecond / 1e9)).
       int64_t delta =
           static_cast<int64_t>(static_cast<uint64_t>(v) - static_cast<uint64_t>(chunk.start_ticks));
-      rel = sat_add(chunk_start_rel, d2l(static_cast<double>(delta) / divisor));
+      // Nanosecond ticks (the usual case) need no division: the result is the same.
+      if (!(unit_ticks && delta < (int64_t{1} << 53) && delta > -(int64_t{1} << 53)))
+        delta = d2l(static_cast<double>(delta) / divisor);
+      rel = sat_add(chunk_start_rel, delta);
     }
     }
     return rel < 0 ? 0 : rel;
@@ -589,6 +628,7 @@ struct JfrChunkReader::Impl {
   int64_t timespan(int64_t v, TimeUnit unit) const {
     switch (unit) {
     case TimeUnit::ticks:
+      if (unit_ticks && v < (int64_t{1} << 53) && v > -(int64_t{1} << 53)) return v;
       return d2l(static_cast<double>(v) / divisor);
     case TimeUnit::micros:
       return sat_mul(v, 1000);
@@ -602,75 +642,102 @@ struct JfrChunkReader::Impl {
   }
 
   // Decodes the fields of a sample event into v[slot]; returns the slots found as a mask.
-  uint32_t decode(const Handler &h, JfrInput &ev, int64_t *v) const {
+  // Decodes the fields of a sample event in [p, ev_end) into v[slot] and returns the slots
+  // found as a mask, or sets *bad_at to where the event is corrupt. Integer fields are decoded
+  // on the raw pointer (bounded by the chunk end, checked against the event end afterwards);
+  // the rare other kinds go through JfrInput.
+  uint32_t decode(const Handler &h, const uint8_t *p, const uint8_t *ev_end, int64_t *v,
+                  int64_t *bad_at) const {
+    const uint8_t *const base = reinterpret_cast<const uint8_t *>(data.data());
+    const uint8_t *const cend = base + chunk.end();
     uint32_t present = 0;
-    const bool compressed = ev.compressed();
     for (const Op &op : h.ops) {
-      if (op.slot < 0) {
-        if (compressed && !op.array && op.code >= JfrDecoder::kShort &&
-            op.code <= JfrDecoder::kLong)
-          ev.skip_varint();
-        else if (compressed && !op.array && op.code == JfrDecoder::kRef)
-          ev.skip_varint();
-        else
-          dec->skip_field(JfrDecoder::FieldCode{op.code, op.array, op.type}, ev);
+      if (op.fast == Op::skip_varint) {
+        if (!(p = jfr_skip_varint(p, cend))) break;
         continue;
       }
-      int64_t x;
-      switch (op.code) {
-      case JfrDecoder::kBool:
-        x = ev.u8() != 0;
-        break;
-      case JfrDecoder::kByte:
-        x = static_cast<int8_t>(ev.u8());
-        break;
-      case JfrDecoder::kShort:
-        x = ev.i16();
-        break;
-      case JfrDecoder::kChar:
-        x = ev.u16();
-        break;
-      case JfrDecoder::kInt:
-        x = ev.i32();
-        break;
-      case JfrDecoder::kLong:
-      case JfrDecoder::kRef:
-        x = ev.i64();
-        break;
-      case JfrDecoder::kFloat:
-        x = d2l(ev.f32());
-        break;
-      case JfrDecoder::kDouble:
-        x = d2l(ev.f64());
-        break;
-      default:
-        x = 0;
-        break;
+      if (op.fast == Op::read_varint) {
+        uint64_t x;
+        if (!(p = jfr_varint(p, cend, &x))) break;
+        v[op.slot] = static_cast<int64_t>(x);
+        present |= 1u << op.slot;
+        continue;
       }
-      v[op.slot] = x;
-      present |= 1u << op.slot;
+      if (p > ev_end) break;
+      JfrInput ev(data, static_cast<size_t>(p - base), static_cast<size_t>(ev_end - base),
+                  chunk.compressed_integers());
+      if (op.slot < 0) {
+        dec->skip_field(JfrDecoder::FieldCode{op.code, op.array, op.type}, ev);
+      } else {
+        int64_t x = 0;
+        switch (op.code) {
+        case JfrDecoder::kBool:
+          x = ev.u8() != 0;
+          break;
+        case JfrDecoder::kByte:
+          x = static_cast<int8_t>(ev.u8());
+          break;
+        case JfrDecoder::kShort:
+          x = ev.i16();
+          break;
+        case JfrDecoder::kChar:
+          x = ev.u16();
+          break;
+        case JfrDecoder::kInt:
+          x = ev.i32();
+          break;
+        case JfrDecoder::kLong:
+        case JfrDecoder::kRef:
+          x = ev.i64();
+          break;
+        case JfrDecoder::kFloat:
+          x = d2l(ev.f32());
+          break;
+        case JfrDecoder::kDouble:
+          x = d2l(ev.f64());
+          break;
+        default:
+          break;
+        }
+        v[op.slot] = x;
+        present |= 1u << op.slot;
+      }
+      if (!ev.ok()) {
+        *bad_at = ev.fail_offset();
+        return 0;
+      }
+      p = ev.ptr();
     }
+    if (!p || p > ev_end) *bad_at = static_cast<int64_t>(ev_end - base);
     return present;
   }
 
-  void on_sample(const Handler &h, JfrInput &ev, size_t at, std::vector<JfrColumnRange> &ranges) {
+  void on_sample(const Handler &h, const uint8_t *p, const uint8_t *ev_end, size_t at,
+                 std::vector<JfrColumnRange> &ranges) {
     int64_t v[kSlots];
-    const uint32_t present = decode(h, ev, v);
-    if (!ev.ok()) {
-      if (bad_events++ == 0) bad_event_offset = ev.fail_offset();
+    int64_t bad_at = -1;
+    const uint32_t present = decode(h, p, ev_end, v, &bad_at);
+    if (bad_at >= 0) {
+      if (bad_events++ == 0) bad_event_offset = bad_at;
       return;
     }
     auto has = [&](Slot s) { return (present >> s) & 1; };
     const int64_t time = has(kTime) ? timestamp(v[kTime], h.time_unit) : 0;
     ThreadId t = kNull;
-    if (has(kSampledThread) && h.ref_type[kSampledThread] >= 0)
-      t = thread(h.ref_type[kSampledThread], static_cast<uint64_t>(v[kSampledThread]), at);
-    if (t == kNull && has(kEventThread) && h.ref_type[kEventThread] >= 0)
-      t = thread(h.ref_type[kEventThread], static_cast<uint64_t>(v[kEventThread]), at);
+    if (has(kSampledThread) && h.ref_type[kSampledThread] >= 0) {
+      const uint64_t key = static_cast<uint64_t>(v[kSampledThread]);
+      t = key == last_thread_key ? last_thread : thread(h.ref_type[kSampledThread], key, at);
+    }
+    if (t == kNull && has(kEventThread) && h.ref_type[kEventThread] >= 0) {
+      const uint64_t key = static_cast<uint64_t>(v[kEventThread]);
+      t = key == last_thread_key ? last_thread : thread(h.ref_type[kEventThread], key, at);
+    }
     if (t == kNull) t = unknown();
     StackId st = kNoStack;
-    if (has(kStack) && h.ref_type[kStack] >= 0)
-      st = stack(h.ref_type[kStack], static_cast<uint64_t>(v[kStack]), at);
+    if (has(kStack) && h.ref_type[kStack] >= 0) {
+      const uint64_t key = static_cast<uint64_t>(v[kStack]);
+      st = key == last_stack_key ? last_stack : stack(h.ref_type[kStack], key, at);
+    }
     int64_t count = 1, value = 1;
     const int64_t a = has(kWeightA) ? v[kWeightA] : 0;
     switch (h.rule->weight) {
@@ -739,36 +806,47 @@ struct JfrChunkReader::Impl {
 
   // Walks the chunk's events. Survey: counts samples, reads settings. Read: decodes samples.
   bool walk(std::vector<JfrColumnRange> *ranges) {
-    const size_t end = chunk.end();
+    const uint8_t *const base = reinterpret_cast<const uint8_t *>(data.data());
+    const uint8_t *const cend = base + chunk.end();
     const bool compressed = chunk.compressed_integers();
-    size_t pos = chunk.offset + JfrChunkHeader::kSize;
-    JfrInput in = input_at(pos);
+    const uint8_t *p = base + chunk.offset + JfrChunkHeader::kSize;
     uint32_t until_check = 1 << 16;
     info.events = 0;
-    while (pos < end) {
-      in.seek(pos);
-      int64_t size = compressed ? static_cast<int64_t>(in.varint()) : in.i32();
-      uint64_t type = static_cast<uint64_t>(in.i64());
-      if (!in.ok() || size <= 0 || static_cast<uint64_t>(size) > end - pos ||
-          in.pos() > pos + static_cast<size_t>(size))
-        return fail("corrupt JFR event header (size " + std::to_string(size) + ")",
-                    static_cast<int64_t>(pos));
+    while (p < cend) {
+      const uint8_t *const ev = p;
+      uint64_t size = 0, type = 0;
+      if (compressed) {
+        p = jfr_varint(p, cend, &size);
+        if (p) p = jfr_varint(p, cend, &type);
+      } else {
+        JfrInput in = input_at(static_cast<size_t>(ev - base));
+        size = static_cast<uint64_t>(static_cast<int64_t>(in.i32()));
+        type = static_cast<uint64_t>(in.i64());
+        p = in.ok() ? in.ptr() : nullptr;
+      }
+      if (!p || size == 0 || size > static_cast<uint64_t>(cend - ev) ||
+          p > ev + static_cast<ptrdiff_t>(size))
+        return fail("corrupt JFR event header (size " + std::to_string(static_cast<int64_t>(size)) +
+                        ")",
+                    ev - base);
+      const uint8_t *const ev_end = ev + static_cast<ptrdiff_t>(size);
       info.events++;
       const uint32_t hi = handler_for(type);
       if (hi != kNull) {
         Handler &h = handlers[hi];
-        JfrInput ev = in.sub(in.pos(), pos + static_cast<size_t>(size) - in.pos());
         if (h.kind == Handler::sample) {
           if (ranges)
-            on_sample(h, ev, pos, *ranges);
+            on_sample(h, p, ev_end, static_cast<size_t>(ev - base), *ranges);
           else if (h.count++ == 0)
             first_seen.push_back(hi);
         } else {
-          on_setting(h, ev, pos);
+          JfrInput in(data, static_cast<size_t>(p - base), static_cast<size_t>(ev_end - base),
+                      compressed);
+          on_setting(h, in, static_cast<size_t>(ev - base));
           if (!error.empty()) return false; // constant pools were needed and are corrupt
         }
       }
-      pos += static_cast<size_t>(size);
+      p = ev_end;
       if (--until_check == 0) {
         until_check = 1 << 16;
         if (options.cancelled()) return fail("cancelled", -1);
@@ -782,7 +860,7 @@ struct JfrChunkReader::Impl {
     if (!walk(nullptr)) return false;
     info.sample_types.clear();
     for (uint32_t hi : first_seen)
-      info.sample_types.emplace_back(md.classes[handlers[hi].cls].name, handlers[hi].count);
+      info.sample_types.emplace_back(md->classes[handlers[hi].cls].name, handlers[hi].count);
     return true;
   }
 
@@ -795,12 +873,12 @@ struct JfrChunkReader::Impl {
       h.range = SIZE_MAX;
       if (h.kind != Handler::sample) continue;
       for (const auto &[type, range] : range_of_type)
-        if (type == md.classes[h.cls].name) h.range = range;
+        if (type == md->classes[h.cls].name) h.range = range;
     }
     if (!walk(&ranges)) return false;
     // Producer.
     bool async_profiler = false;
-    for (const JfrClass &c : md.classes)
+    for (const JfrClass &c : md->classes)
       if (c.name.starts_with("profiler.")) async_profiler = true;
     if (async_profiler) {
       info.producer = version.empty() ? "async-profiler" : "async-profiler " + version;
@@ -828,8 +906,9 @@ struct JfrChunkReader::Impl {
 };
 
 JfrChunkReader::JfrChunkReader(std::string_view data, const JfrChunkHeader &chunk,
-                               int64_t profile_start_ns, const LoadOptions &options)
-    : impl_(std::make_unique<Impl>(data, chunk, profile_start_ns, options)) {}
+                               int64_t profile_start_ns, const LoadOptions &options,
+                               JfrMetadataCache *cache)
+    : impl_(std::make_unique<Impl>(data, chunk, profile_start_ns, options, cache)) {}
 
 JfrChunkReader::~JfrChunkReader() = default;
 

@@ -17,6 +17,8 @@
 
 namespace hotlines {
 
+class JfrMetadataCache;
+
 // What a chunk says about its recording, besides samples.
 struct JfrChunkInfo {
   std::string exec_setting; // the first `event` ActiveSetting ("cpu", "cycles"), "" if none
@@ -48,9 +50,9 @@ struct JfrColumnRange {
 class JfrChunkReader {
 public:
   // `profile_start_ns` is the wall-clock start of the earliest chunk: sample times are
-  // nanoseconds since then.
+  // nanoseconds since then. `cache` (optional) shares parsed metadata between chunks.
   JfrChunkReader(std::string_view data, const JfrChunkHeader &chunk, int64_t profile_start_ns,
-                 const LoadOptions &options);
+                 const LoadOptions &options, JfrMetadataCache *cache = nullptr);
   ~JfrChunkReader();
 
   // Pass 1: metadata, settings and sample counts into info(). False on corrupt data.

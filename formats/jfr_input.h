@@ -11,6 +11,68 @@
 
 namespace hotlines {
 
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "JfrInput decodes varints by word");
+
+// Raw-pointer varint decoding for the reader's hot loops. Both need `end - p >= 1`; they read
+// up to 9 bytes but never at or past `end`. They return the position after the varint, or
+// nullptr when it runs past `end`.
+inline uint64_t jfr_gather7(uint64_t w) { // the low 7 bits of each byte of w, packed
+  w &= 0x7f7f7f7f7f7f7f7full;
+  w = ((w & 0x7f007f007f007f00ull) >> 1) | (w & 0x007f007f007f007full);
+  w = ((w & 0x3fff00003fff0000ull) >> 2) | (w & 0x00003fff00003fffull);
+  w = ((w & 0x0fffffff00000000ull) >> 4) | (w & 0x000000000fffffffull);
+  return w;
+}
+
+inline const uint8_t *jfr_varint_slow(const uint8_t *p, const uint8_t *end, uint64_t *v) {
+  uint64_t r = 0;
+  for (int i = 0; i < 9; i++) {
+    if (p >= end) return nullptr;
+    uint64_t b = *p++;
+    if (i == 8) {
+      *v = r | (b << 56);
+      return p;
+    }
+    r |= (b & 0x7f) << (7 * i);
+    if (b < 0x80) {
+      *v = r;
+      return p;
+    }
+  }
+  return nullptr;
+}
+
+inline const uint8_t *jfr_varint(const uint8_t *p, const uint8_t *end, uint64_t *v) {
+  if (end - p >= 9) {
+    if (p[0] < 0x80) {
+      *v = p[0];
+      return p + 1;
+    }
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    const uint64_t stops = ~w & 0x8080808080808080ull;
+    if (stops == 0) {
+      *v = jfr_gather7(w) | (static_cast<uint64_t>(p[8]) << 56);
+      return p + 9;
+    }
+    const int len = (__builtin_ctzll(stops) >> 3) + 1;
+    *v = jfr_gather7(w & (~uint64_t{0} >> (64 - 8 * len)));
+    return p + len;
+  }
+  return jfr_varint_slow(p, end, v);
+}
+
+inline const uint8_t *jfr_skip_varint(const uint8_t *p, const uint8_t *end) {
+  if (end - p >= 9) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    const uint64_t stops = ~w & 0x8080808080808080ull;
+    return p + (stops ? (__builtin_ctzll(stops) >> 3) + 1 : 9);
+  }
+  uint64_t v;
+  return jfr_varint_slow(p, end, &v);
+}
+
 class JfrInput {
 public:
   JfrInput() = default;
@@ -70,39 +132,24 @@ public:
 
   // A JFR varint: 7 bits per byte for the first 8 bytes, the 9th byte gives all 8 bits.
   uint64_t varint() {
-    if (end_ - pos_ >= 9) {
-      const uint8_t *p = base_ + pos_;
-      uint64_t b = p[0];
-      if (b < 0x80) {
-        pos_ += 1;
-        return b;
-      }
-      uint64_t v = b & 0x7f;
-      for (int i = 1; i < 8; i++) {
-        b = p[i];
-        v |= (b & 0x7f) << (7 * i);
-        if (b < 0x80) {
-          pos_ += i + 1;
-          return v;
-        }
-      }
-      pos_ += 9;
-      return v | (static_cast<uint64_t>(p[8]) << 56);
+    uint64_t v = 0;
+    const uint8_t *p = pos_ < end_ ? jfr_varint(base_ + pos_, base_ + end_, &v) : nullptr;
+    if (!p) {
+      fail();
+      return 0;
     }
-    return varint_slow();
+    pos_ = static_cast<size_t>(p - base_);
+    return v;
   }
   void skip_varint() {
-    if (end_ - pos_ >= 9) {
-      const uint8_t *p = base_ + pos_;
-      for (int i = 0; i < 8; i++)
-        if (p[i] < 0x80) {
-          pos_ += i + 1;
-          return;
-        }
-      pos_ += 9;
-      return;
-    }
-    varint_slow();
+    const uint8_t *p = pos_ < end_ ? jfr_skip_varint(base_ + pos_, base_ + end_) : nullptr;
+    if (!p) return fail();
+    pos_ = static_cast<size_t>(p - base_);
+  }
+  // Moves the cursor to a raw pointer produced by the helpers above (nullptr fails).
+  void set_ptr(const uint8_t *p) {
+    if (!p || p < base_ + begin_ || p > base_ + end_) return fail();
+    pos_ = static_cast<size_t>(p - base_);
   }
 
   // Integers of a declared width: varints when compressed, else big-endian.
@@ -153,21 +200,6 @@ public:
   }
 
 private:
-  uint64_t varint_slow() {
-    uint64_t v = 0;
-    for (int i = 0; i < 9; i++) {
-      if (pos_ >= end_) {
-        fail();
-        return 0;
-      }
-      uint64_t b = base_[pos_++];
-      if (i == 8) return v | (b << 56);
-      v |= (b & 0x7f) << (7 * i);
-      if (b < 0x80) return v;
-    }
-    return v;
-  }
-
   const uint8_t *base_ = nullptr;
   size_t begin_ = 0, end_ = 0, pos_ = 0;
   bool compressed_ = true;

@@ -9,6 +9,7 @@
 #include "formats/jfr_chunk.h"
 #include "formats/jfr_chunk_reader.h"
 #include "formats/jfr_event_table.h"
+#include "formats/jfr_metadata_cache.h"
 
 #include <algorithm>
 #include <condition_variable>
@@ -182,6 +183,7 @@ LoadResult read_jfr(std::string_view data, const LoadOptions &options) {
   unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
   threads = static_cast<unsigned>(std::clamp<size_t>(threads, 1, n));
   std::vector<ChunkWork> chunks(n);
+  JfrMetadataCache metadata_cache;
   LoadResult failure;
   auto chunk_failed = [&](size_t i) {
     if (chunks[i].error.empty()) return false;
@@ -193,7 +195,7 @@ LoadResult read_jfr(std::string_view data, const LoadOptions &options) {
   run_in_order(
       n, threads,
       [&](size_t i) {
-        JfrChunkReader reader(data, list.chunks[i], start, options);
+        JfrChunkReader reader(data, list.chunks[i], start, options, &metadata_cache);
         if (!reader.survey()) {
           chunks[i].error = reader.error();
           chunks[i].error_offset = reader.error_offset();
@@ -264,7 +266,7 @@ LoadResult read_jfr(std::string_view data, const LoadOptions &options) {
           c.builder = std::make_unique<ProfileBuilder>();
           tables = c.builder.get();
         }
-        JfrChunkReader reader(data, list.chunks[i], start, options);
+        JfrChunkReader reader(data, list.chunks[i], start, options, &metadata_cache);
         if (!reader.read(*tables, c.range_of_type, c.ranges)) {
           c.error = reader.error();
           c.error_offset = reader.error_offset();
