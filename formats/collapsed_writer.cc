@@ -87,12 +87,19 @@ std::string write_collapsed(const Profile &p, const CollapsedOptions &o) {
     if (line.empty()) line = "[empty]";
     lines.emplace_back(std::move(line), w);
   }
+  // Stacks that differ only in what is not written (lines, kinds, threads) merge here.
   std::sort(lines.begin(), lines.end());
-  for (const auto &[text, w] : lines) {
-    out.append(text);
-    out.push_back(' ');
-    out.append(std::to_string(w));
-    out.push_back('\n');
+  for (size_t i = 0; i < lines.size();) {
+    int64_t w = 0;
+    size_t j = i;
+    for (; j < lines.size() && lines[j].first == lines[i].first; j++) w += lines[j].second;
+    if (w != 0) {
+      out.append(lines[i].first);
+      out.push_back(' ');
+      out.append(std::to_string(w));
+      out.push_back('\n');
+    }
+    i = j;
   }
   return out;
 }

@@ -110,8 +110,11 @@ Json view_json(const ViewWeights &v, const std::string &path) {
 }
 
 std::string view_header(const ViewWeights &v, const std::string &path) {
-  std::string s = std::string(v.event_name()) + "  " + format_weight(v.total, v.unit());
-  if (v.unit() == "samples" || v.measure == Measure::count) s += " samples";
+  std::string s = "event " + std::string(v.event_name()) + ", " + format_weight(v.total, v.unit());
+  if (v.unit() == "samples" || v.measure == Measure::count)
+    s += " samples";
+  else if (v.unit() == "count")
+    s += " (count)";
   std::string filters;
   const View &w = v.view;
   for (const auto &t : w.threads.patterns) filters += "  thread~" + t;

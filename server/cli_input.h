@@ -57,7 +57,7 @@ int cli_no_match(const ViewWeights &view, const std::string &pattern, bool json)
 
 // The view as JSON: file, event, measure, unit, total, samples and the filters in effect.
 Json view_json(const ViewWeights &view, const std::string &path);
-// One header line: "cpu, 2530 samples in 2530 samples (value), threads ~worker, ap-cpu.jfr".
+// One header line: "event cpu, 1840 samples  thread~worker  (ap-cpu.jfr)".
 std::string view_header(const ViewWeights &view, const std::string &path);
 
 // Prints JSON (2-space indent) to stdout.
