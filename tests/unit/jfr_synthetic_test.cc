@@ -1,0 +1,532 @@
+// The JFR reader on recordings written by tests/unit/jfr_test_writer.h: every string encoding,
+// compressed and fixed-width integers, pools spread over many checkpoints, fields in unusual
+// orders, unknown event types, missing references, settings inherited across chunks, tick
+// rates other than 1 GHz, truncated and concatenated files.
+#include "formats/jfr_reader.h"
+#include "formats/loader.h"
+#include "jfr_test_util.h"
+#include "jfr_test_writer.h"
+
+#include <gtest/gtest.h>
+
+using namespace hotlines;
+using namespace hotlines::test;
+
+namespace {
+
+using Enc = JfrBytes::Enc;
+using F = JfrTestField;
+
+F ticks_field(const std::string &name) {
+  return F{name, "long", false, false, {{"jdk.jfr.Timestamp", "TICKS"}}};
+}
+F span_field(const std::string &name) {
+  return F{name, "long", false, false, {{"jdk.jfr.Timespan", "TICKS"}}};
+}
+F ref(const std::string &name, const std::string &type) {
+  return F{name, type, true, false, {}};
+}
+
+struct Options {
+  bool compressed = true;
+  int checkpoints = 1;
+  bool reorder = false; // declare event fields in an unusual order, with extra fields
+  int64_t ticks_per_second = 1'000'000'000;
+  std::string exec_setting = "itimer";
+};
+
+void declare_types(JfrTestChunk &c, bool reorder) {
+  c.declare("java.lang.Thread", {{"osName", "java.lang.String"},
+                                 {"osThreadId", "long"},
+                                 {"javaName", "java.lang.String"},
+                                 {"javaThreadId", "long"}});
+  c.declare("jdk.types.Symbol", {{"string", "java.lang.String"}});
+  c.declare("java.lang.Class", {ref("name", "jdk.types.Symbol"), {"modifiers", "int"}});
+  c.declare("jdk.types.Method", {ref("type", "java.lang.Class"),
+                                 ref("name", "jdk.types.Symbol"),
+                                 ref("descriptor", "jdk.types.Symbol"),
+                                 {"modifiers", "int"},
+                                 {"hidden", "boolean"}});
+  c.declare("jdk.types.FrameType", {{"description", "java.lang.String"}});
+  c.declare("jdk.types.StackFrame", {ref("method", "jdk.types.Method"),
+                                     {"lineNumber", "int"},
+                                     {"bytecodeIndex", "int"},
+                                     ref("type", "jdk.types.FrameType")});
+  c.declare("jdk.types.StackTrace",
+            {{"truncated", "boolean"}, F{"frames", "jdk.types.StackFrame", false, true, {}}});
+  c.declare("test.Inner", {{"x", "int"}, {"y", "java.lang.String"}});
+  if (!reorder) {
+    c.declare("jdk.ExecutionSample",
+              {ticks_field("startTime"), ref("sampledThread", "java.lang.Thread"),
+               ref("stackTrace", "jdk.types.StackTrace")},
+              "jdk.jfr.Event");
+    c.declare("jdk.JavaMonitorEnter",
+              {ticks_field("startTime"), span_field("duration"),
+               ref("eventThread", "java.lang.Thread"), ref("stackTrace", "jdk.types.StackTrace")},
+              "jdk.jfr.Event");
+  } else {
+    c.declare("jdk.ExecutionSample",
+              {ref("stackTrace", "jdk.types.StackTrace"),
+               {"extra", "test.Inner"},
+               F{"names", "java.lang.String", false, true, {}},
+               {"ratio", "double"},
+               ref("sampledThread", "java.lang.Thread"),
+               ticks_field("startTime"),
+               {"tail", "float"}},
+              "jdk.jfr.Event");
+    c.declare("jdk.JavaMonitorEnter",
+              {ref("stackTrace", "jdk.types.StackTrace"),
+               span_field("duration"),
+               {"c", "char"},
+               ref("eventThread", "java.lang.Thread"),
+               {"s", "short"},
+               ticks_field("startTime"),
+               {"b", "byte"}},
+              "jdk.jfr.Event");
+  }
+  c.declare("profiler.WallClockSample",
+            {ticks_field("startTime"),
+             ref("sampledThread", "java.lang.Thread"),
+             ref("stackTrace", "jdk.types.StackTrace"),
+             {"samples", "int"}},
+            "jdk.jfr.Event");
+  c.declare("jdk.ObjectAllocationInNewTLAB",
+            {ticks_field("startTime"),
+             ref("eventThread", "java.lang.Thread"),
+             ref("stackTrace", "jdk.types.StackTrace"),
+             ref("objectClass", "java.lang.Class"),
+             {"allocationSize", "long"},
+             {"tlabSize", "long"}},
+            "jdk.jfr.Event");
+  c.declare("jdk.ActiveSetting",
+            {ticks_field("startTime"),
+             {"id", "long"},
+             {"name", "java.lang.String"},
+             {"value", "java.lang.String"}},
+            "jdk.jfr.Event");
+  c.declare("test.Odd",
+            {{"inner", "test.Inner"},
+             F{"names", "java.lang.String", false, true, {}},
+             {"f", "float"},
+             {"d", "double"},
+             {"c", "char"},
+             {"s", "short"},
+             {"b", "byte"}},
+            "jdk.jfr.Event");
+}
+
+void write_pools(JfrTestChunk &c) {
+  const char *kinds[] = {"Interpreted", "JIT compiled", "Inlined",    "Native",
+                         "C++",         "Kernel",       "C1 compiled"};
+  for (int k = 0; k < 7; k++)
+    c.pool("jdk.types.FrameType", k, [=](JfrBytes &b) { b.str(kinds[k]); });
+  c.pool("java.lang.String", 77, [](JfrBytes &b) { b.str("pooled-name", Enc::utf16); });
+  struct Sym {
+    int key;
+    std::string s;
+    Enc enc;
+  };
+  for (const Sym &s :
+       std::vector<Sym>{{1, "org/acme/Shop", Enc::utf8},
+                        {2,
+                         "pr\xC3\xAF"
+                         "ce",
+                         Enc::latin1}, // "price" with ï
+                        {3, "(I)D", Enc::utf16},
+                        {4, "org/acme/Main$$Lambda$14+0x0000000801001400", Enc::utf8},
+                        {5, "run", Enc::pool},
+                        {6, "()V", Enc::utf8},
+                        {7, "libc.so.6", Enc::utf8},
+                        {8, "memcpy", Enc::latin1},
+                        {9, "", Enc::empty}})
+    c.pool("jdk.types.Symbol", s.key, [=](JfrBytes &b) { b.str(s.s, s.enc, 78); });
+  c.pool("java.lang.String", 78, [](JfrBytes &b) { b.str("run", Enc::latin1); });
+  for (auto [key, sym] : std::vector<std::pair<int, int>>{{1, 1}, {2, 4}, {3, 7}})
+    c.pool("java.lang.Class", key, [=](JfrBytes &b) {
+      b.i64(sym);
+      b.i32(1);
+    });
+  struct M {
+    int key, cls, name, desc;
+  };
+  for (const M &m : std::vector<M>{{1, 1, 2, 3}, {2, 2, 5, 6}, {3, 3, 8, 6}, {4, 1, 5, 6}})
+    c.pool("jdk.types.Method", m.key, [=](JfrBytes &b) {
+      b.i64(m.cls);
+      b.i64(m.name);
+      b.i64(m.desc);
+      b.i32(1);
+      b.boolean(false);
+    });
+  struct Th {
+    int key;
+    std::string os;
+    Enc os_enc;
+    int64_t os_tid;
+    std::string java;
+    Enc java_enc;
+    int64_t java_tid;
+  };
+  for (const Th &t : std::vector<Th>{
+           {1, "os-main", Enc::utf8, 100, "main", Enc::latin1, 1},
+           {2, "GC Thread#0", Enc::utf16, 101, "", Enc::null, 0},
+           {3, "x", Enc::utf8, 102, "\xE4\xB8\x96\xE7\x95\x8C\xF0\x9F\x98\x80", Enc::utf16, 3},
+           {4, "os-4", Enc::utf8, 103, "", Enc::pool, 4}})
+    c.pool("java.lang.Thread", t.key, [=](JfrBytes &b) {
+      b.str(t.os, t.os_enc);
+      b.i64(t.os_tid);
+      b.str(t.java, t.java_enc, 77);
+      b.i64(t.java_tid);
+    });
+  struct Fr {
+    int method, line, bci, type;
+  };
+  auto stack = [&](int key, std::vector<Fr> frames) {
+    c.pool("jdk.types.StackTrace", key, [=](JfrBytes &b) {
+      b.boolean(false);
+      b.i32(static_cast<int64_t>(frames.size()));
+      for (const Fr &f : frames) {
+        b.i64(f.method);
+        b.i32(f.line);
+        b.i32(f.bci);
+        b.i64(f.type);
+      }
+    });
+  };
+  stack(1, {{3, 0, 0, 3}, {1, 15, 3, 1}, {2, 7, 1, 0}}); // leaf first: native, JIT, interpreted
+  stack(2, {{1, 16, 9, 2}, {4, 20, 2, 6}});              // inlined, C1
+  stack(3, {});
+}
+
+void exec_sample(JfrTestChunk &c, bool reorder, int64_t ticks, int64_t thread, int64_t stack) {
+  c.event("jdk.ExecutionSample", [=](JfrBytes &b) {
+    if (!reorder) {
+      b.i64(ticks);
+      b.i64(thread);
+      b.i64(stack);
+      return;
+    }
+    b.i64(stack);
+    b.i32(42);                  // extra.x
+    b.str("inner", Enc::utf16); // extra.y
+    b.i32(2);                   // names[]
+    b.str("a", Enc::latin1);
+    b.str("b", Enc::pool, 77);
+    b.f64(0.5);
+    b.i64(thread);
+    b.i64(ticks);
+    b.f32(1.5f);
+  });
+}
+
+std::string make_recording(const Options &o) {
+  JfrTestChunk c(o.compressed);
+  c.checkpoints = o.checkpoints;
+  c.ticks_per_second = o.ticks_per_second;
+  declare_types(c, o.reorder);
+  write_pools(c);
+  const int64_t t0 = c.start_ticks;
+  c.event("jdk.ActiveSetting", [&](JfrBytes &b) {
+    b.i64(t0);
+    b.i64(c.id("jdk.ExecutionSample"));
+    b.str("event");
+    b.str(o.exec_setting, Enc::utf16);
+  });
+  exec_sample(c, o.reorder, t0 + 1000, 1, 1);
+  exec_sample(c, o.reorder, t0 + 2000, 2, 2);
+  exec_sample(c, o.reorder, t0 + 3000, 3, 3);
+  exec_sample(c, o.reorder, t0 + 4000, 4, 99); // stack 99 is missing
+  exec_sample(c, o.reorder, t0 + 5000, 5, 1);  // thread 5 is missing
+  c.event("test.Odd", [](JfrBytes &b) {
+    b.i32(7);
+    b.str("y", Enc::utf8);
+    b.i32(3);
+    b.str("p", Enc::null);
+    b.str("q", Enc::empty);
+    b.str("r", Enc::utf16);
+    b.f32(1.0f);
+    b.f64(2.0);
+    b.i16(65);
+    b.i16(-3);
+    b.u8(0xff);
+  });
+  for (int64_t samples : {5, 0})
+    c.event("profiler.WallClockSample", [=](JfrBytes &b) {
+      b.i64(t0 + 6000);
+      b.i64(1);
+      b.i64(2);
+      b.i32(samples);
+    });
+  for (auto [alloc, tlab] : std::vector<std::pair<int64_t, int64_t>>{{100, 0}, {100, 4096}})
+    c.event("jdk.ObjectAllocationInNewTLAB", [=](JfrBytes &b) {
+      b.i64(t0 + 7000);
+      b.i64(1);
+      b.i64(1);
+      b.i64(1);
+      b.i64(alloc);
+      b.i64(tlab);
+    });
+  c.event("jdk.JavaMonitorEnter", [&](JfrBytes &b) {
+    if (!o.reorder) {
+      b.i64(t0 + 5000);
+      b.i64(2500);
+      b.i64(2);
+      b.i64(2);
+      return;
+    }
+    b.i64(2);
+    b.i64(2500);
+    b.i16(66);
+    b.i64(2);
+    b.i16(-1);
+    b.i64(t0 + 5000);
+    b.u8(1);
+  });
+  // An event type the metadata does not declare: skipped by its size.
+  JfrBytes unknown(o.compressed);
+  unknown.i64(9999);
+  unknown.data += "\x01\x02\x03\x04\x05";
+  JfrBytes sized(o.compressed);
+  JfrTestChunk::append_sized(sized, unknown.data);
+  c.raw_event_bytes(sized.data);
+  return c.bytes();
+}
+
+LoadResult load(const std::string &bytes, unsigned threads = 1) {
+  LoadOptions o;
+  o.threads = threads;
+  return read_jfr(bytes, o);
+}
+
+const Function *find_function(const Profile &p, std::string_view name) {
+  for (const Function &f : p.functions)
+    if (p.str(f.name) == name) return &f;
+  return nullptr;
+}
+
+} // namespace
+
+TEST(JfrSynthetic, ReadsEveryEventKindAndEncoding) {
+  LoadResult r = load(make_recording({}));
+  ASSERT_TRUE(r.ok()) << r.describe();
+  const Profile &p = *r.profile;
+  EXPECT_EQ(p.check_valid(), "");
+  int cpu = p.find_event("cpu");
+  ASSERT_GE(cpu, 0);
+  EXPECT_EQ(p.events[cpu].total_count, 5);
+  EXPECT_EQ(p.metadata.default_event, cpu);
+  EXPECT_EQ(p.str(p.events[cpu].unit), "samples");
+  const Event &wall = p.events[p.find_event("wall")];
+  EXPECT_EQ(wall.total_count, 6); // samples 5, and 0 counts as 1
+  EXPECT_EQ(wall.total_value, 6);
+  const Event &alloc = p.events[p.find_event("alloc")];
+  EXPECT_EQ(alloc.total_count, 2);
+  EXPECT_EQ(alloc.total_value, 100 + 4096); // allocationSize when tlabSize is 0
+  const Event &lock = p.events[p.find_event("lock")];
+  EXPECT_EQ(lock.total_value, 2500);
+  EXPECT_EQ(p.str(lock.unit), "nanoseconds");
+
+  // Threads: Java name, else OS name; every string encoding.
+  std::set<std::string> names;
+  for (const Thread &t : p.threads) names.insert(std::string(p.str(t.name)));
+  EXPECT_TRUE(names.count("main"));
+  EXPECT_TRUE(names.count("GC Thread#0"));
+  EXPECT_TRUE(
+      names.count("\xE4\xB8\x96\xE7\x95\x8C\xF0\x9F\x98\x80")); // UTF-16 with a surrogate pair
+  EXPECT_TRUE(names.count("pooled-name"));                      // constant-pool string
+  EXPECT_TRUE(names.count(""));                                 // the missing thread 5
+  for (const Thread &t : p.threads)
+    if (p.str(t.name) == "GC Thread#0") {
+      EXPECT_EQ(t.os_tid, 101);
+      EXPECT_EQ(t.java_tid, -1);
+    }
+
+  // Functions: display names, raw classes, descriptors, libraries.
+  const Function *price = find_function(p, "org.acme.Shop.pr\xC3\xAF"
+                                           "ce"); // Latin-1 -> UTF-8
+  ASSERT_NE(price, nullptr);
+  EXPECT_EQ(p.str(price->class_name), "org/acme/Shop");
+  EXPECT_EQ(p.str(price->system_name), "(I)D");
+  const Function *lambda = find_function(p, "org.acme.Main$$Lambda.run");
+  ASSERT_NE(lambda, nullptr);
+  EXPECT_EQ(p.str(lambda->class_name), "org/acme/Main$$Lambda$14+0x0000000801001400");
+  EXPECT_EQ(p.str(lambda->method), "run"); // Symbol -> String pool -> Latin-1
+  const Function *memcpy_fn = find_function(p, "memcpy");
+  ASSERT_NE(memcpy_fn, nullptr);
+  EXPECT_EQ(p.str(memcpy_fn->library), "libc.so.6");
+  EXPECT_EQ(memcpy_fn->class_name, 0u);
+
+  // Frames of stack 1 and 2: kinds, lines, bytecode indexes.
+  const SampleColumns &c = p.events[cpu].samples;
+  ASSERT_EQ(c.size(), 5u);
+  std::vector<FrameId> s1 = p.frames_of(c.stack[0]);
+  ASSERT_EQ(s1.size(), 3u);
+  EXPECT_EQ(p.frames[s1[0]].kind, FrameKind::native);
+  EXPECT_EQ(p.frames[s1[0]].line, 0);
+  EXPECT_EQ(p.frames[s1[0]].bci, -1);
+  EXPECT_EQ(p.frames[s1[1]].kind, FrameKind::jit);
+  EXPECT_EQ(p.frames[s1[1]].line, 15);
+  EXPECT_EQ(p.frames[s1[1]].bci, 3);
+  EXPECT_EQ(p.frames[s1[2]].kind, FrameKind::interpreted);
+  EXPECT_EQ(p.frames[s1[2]].line, 7);
+  std::vector<FrameId> s2 = p.frames_of(c.stack[1]);
+  ASSERT_EQ(s2.size(), 2u);
+  EXPECT_EQ(p.frames[s2[0]].kind, FrameKind::inlined);
+  EXPECT_EQ(p.frames[s2[1]].kind, FrameKind::c1);
+  EXPECT_EQ(c.stack[2], kNoStack); // an empty stack trace
+  EXPECT_EQ(c.stack[3], kNoStack); // a missing one
+  // Times: ns since the chunk start (1 GHz ticks).
+  ASSERT_TRUE(c.has_time());
+  EXPECT_EQ(c.time[0], 1000);
+  EXPECT_EQ(c.time[4], 5000);
+  // Missing references are reported once, with where.
+  ASSERT_EQ(p.metadata.warnings.size(), 1u);
+  EXPECT_NE(p.metadata.warnings[0].message.find("2 reference(s) to missing constant-pool entries"),
+            std::string::npos)
+      << p.metadata.warnings[0].message;
+  EXPECT_GT(p.metadata.warnings[0].offset, 68);
+}
+
+TEST(JfrSynthetic, SameProfileWhateverTheEncodingAndLayout) {
+  const Aggregate base = model_aggregate(*load(make_recording({})).profile);
+  ASSERT_FALSE(base.empty());
+  for (bool compressed : {true, false})
+    for (int checkpoints : {1, 4})
+      for (bool reorder : {false, true}) {
+        Options o;
+        o.compressed = compressed;
+        o.checkpoints = checkpoints;
+        o.reorder = reorder;
+        LoadResult r = load(make_recording(o), 2);
+        std::string what = "compressed=" + std::to_string(compressed) +
+                           " checkpoints=" + std::to_string(checkpoints) +
+                           " reorder=" + std::to_string(reorder);
+        ASSERT_TRUE(r.ok()) << what << ": " << r.describe();
+        EXPECT_EQ(r.profile->check_valid(), "") << what;
+        EXPECT_TRUE(expect_same_aggregate(base, model_aggregate(*r.profile), what));
+      }
+}
+
+TEST(JfrSynthetic, TicksAreConvertedAsTheJdkDoes) {
+  Options o;
+  o.ticks_per_second = 2'500'000'000; // 2.5 ticks per ns
+  LoadResult r = load(make_recording(o));
+  ASSERT_TRUE(r.ok()) << r.describe();
+  const Profile &p = *r.profile;
+  EXPECT_EQ(p.events[p.find_event("lock")].total_value, 1000); // 2500 ticks
+  const SampleColumns &c = p.events[p.find_event("cpu")].samples;
+  EXPECT_EQ(c.time[0], 400); // 1000 ticks after the chunk start
+  EXPECT_EQ(c.time[4], 2000);
+}
+
+TEST(JfrSynthetic, HardwareCounterSettingNamesExecutionSamplesAcrossChunks) {
+  Options cycles;
+  cycles.exec_setting = "cycles";
+  std::string a = make_recording(cycles);
+  // A second chunk of the same recording without settings, starting 10 s later.
+  JfrTestChunk c;
+  c.start_nanos += 10'000'000'000;
+  declare_types(c, false);
+  write_pools(c);
+  exec_sample(c, false, c.start_ticks + 10, 1, 1);
+  exec_sample(c, false, c.start_ticks + 20, 1, 2);
+  std::string b = c.bytes();
+  Options cpu_clock;
+  cpu_clock.exec_setting = "cpu-clock";
+  std::string d = make_recording(cpu_clock);
+  for (unsigned threads : {1u, 2u}) {
+    LoadResult r = load(a + b + d, threads);
+    ASSERT_TRUE(r.ok()) << r.describe();
+    const Profile &p = *r.profile;
+    EXPECT_EQ(p.check_valid(), "");
+    EXPECT_EQ(p.metadata.chunks, 3u);
+    ASSERT_GE(p.find_event("cycles"), 0);
+    EXPECT_EQ(p.events[p.find_event("cycles")].total_count, 5 + 2);
+    EXPECT_EQ(p.events[p.find_event("cpu")].total_count, 5);
+    EXPECT_EQ(p.str(p.events[p.metadata.default_event].name), "cpu");
+    // The second chunk's samples are 10 s after the profile start.
+    const SampleColumns &s = p.events[p.find_event("cycles")].samples;
+    EXPECT_EQ(s.time[5], 10'000'000'010);
+  }
+}
+
+TEST(JfrSynthetic, ConcatenatedRecordingsKeepTheirOwnConstantPools) {
+  // Two recordings using the same keys for different things: each chunk resolves its own.
+  std::string first = make_recording({});
+  JfrTestChunk c;
+  declare_types(c, false);
+  c.pool("jdk.types.FrameType", 0, [](JfrBytes &b) { b.str("Interpreted"); });
+  c.pool("jdk.types.Symbol", 1, [](JfrBytes &b) { b.str("other/Thing"); });
+  c.pool("jdk.types.Symbol", 2, [](JfrBytes &b) { b.str("work"); });
+  c.pool("java.lang.Class", 1, [](JfrBytes &b) {
+    b.i64(1);
+    b.i32(0);
+  });
+  c.pool("jdk.types.Method", 1, [](JfrBytes &b) {
+    b.i64(1);
+    b.i64(2);
+    b.i64(2);
+    b.i32(0);
+    b.boolean(false);
+  });
+  c.pool("java.lang.Thread", 1, [](JfrBytes &b) {
+    b.str("other");
+    b.i64(7);
+    b.str("other");
+    b.i64(7);
+  });
+  c.pool("jdk.types.StackTrace", 1, [](JfrBytes &b) {
+    b.boolean(false);
+    b.i32(1);
+    b.i64(1);
+    b.i32(3);
+    b.i32(0);
+    b.i64(0);
+  });
+  exec_sample(c, false, c.start_ticks + 1, 1, 1);
+  LoadResult r = load(first + c.bytes());
+  ASSERT_TRUE(r.ok()) << r.describe();
+  const Profile &p = *r.profile;
+  const SampleColumns &s = p.events[p.find_event("cpu")].samples;
+  ASSERT_EQ(s.size(), 6u);
+  std::vector<FrameId> last = p.frames_of(s.stack[5]);
+  ASSERT_EQ(last.size(), 1u);
+  EXPECT_EQ(p.str(p.functions[p.frames[last[0]].function].name), "other.Thing.work");
+  EXPECT_EQ(p.str(p.threads[s.thread[5]].name), "other");
+}
+
+TEST(JfrSynthetic, TruncatedTailLoadsTheCompleteChunksWithAWarning) {
+  std::string a = make_recording({}), b = make_recording({});
+  for (size_t cut : {size_t{1}, size_t{30}, size_t{67}, size_t{68}, b.size() / 2, b.size() - 1}) {
+    LoadResult r = load(a + b.substr(0, cut));
+    ASSERT_TRUE(r.ok()) << cut << ": " << r.describe();
+    EXPECT_EQ(r.profile->metadata.chunks, 1u);
+    ASSERT_FALSE(r.profile->metadata.warnings.empty());
+    const LoadWarning &w = r.profile->metadata.warnings.back();
+    EXPECT_EQ(w.offset, static_cast<int64_t>(a.size())) << w.message;
+    EXPECT_NE(w.message.find("loaded the 1 complete chunk(s) before it"), std::string::npos)
+        << w.message;
+  }
+  // Nothing complete at all is an error at byte 0.
+  LoadResult r = load(a.substr(0, a.size() - 1));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error_offset, 0);
+  EXPECT_NE(r.error.find("truncated JFR chunk"), std::string::npos) << r.error;
+}
+
+TEST(JfrSynthetic, ReportsProgressAndHonoursCancellation) {
+  std::string bytes;
+  for (int i = 0; i < 4; i++) bytes += make_recording({});
+  std::vector<double> seen;
+  LoadOptions o;
+  o.threads = 2;
+  o.progress = [&](double f) { seen.push_back(f); };
+  ASSERT_TRUE(read_jfr(bytes, o).ok());
+  ASSERT_FALSE(seen.empty());
+  EXPECT_DOUBLE_EQ(seen.back(), 1.0);
+  std::atomic<bool> cancel{true};
+  LoadOptions c;
+  c.cancel = &cancel;
+  LoadResult r = read_jfr(bytes, c);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error, "cancelled");
+}
