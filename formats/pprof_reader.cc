@@ -18,6 +18,7 @@
 #include <charconv>
 #include <cstdio>
 #include <limits>
+#include <sys/mman.h>
 #include <unordered_map>
 #include <vector>
 
@@ -51,6 +52,8 @@ public:
     }
     return true;
   }
+  // Size of the id-indexed table when ids are dense, else 0.
+  size_t dense_size() const { return use_dense_ ? dense_.size() : 0; }
   uint32_t find(uint64_t id) const {
     if (use_dense_) return id < dense_.size() ? dense_[id] : kNone;
     auto it = sparse_.find(id);
@@ -63,42 +66,63 @@ private:
   std::unordered_map<uint64_t, uint32_t> sparse_;
 };
 
-// Open-addressing map from a 64-bit key to a 32-bit value (stack dedup and memo tables).
-class FlatMap {
+// Open-addressing map from a pair of 32-bit keys to a 32-bit value: the stack table (parent,
+// frame) -> stack and the frame table. 12-byte entries at load <= 0.7 and one probe sequence
+// per find-or-insert: on large profiles these lookups are the reader's main cost (cache and
+// TLB misses), so the table is kept small and asks for huge pages.
+class PairMap {
 public:
-  FlatMap() { rehash(1 << 12); }
-  uint32_t find(uint64_t key) const {
-    for (size_t i = slot(key);; i = (i + 1) & mask_) {
-      const Entry &e = table_[i];
-      if (e.value == kNone) return kNone;
-      if (e.key == key) return e.value;
-    }
+  PairMap() { rehash(1 << 12); }
+  void reserve(size_t n) {
+    size_t cap = table_.size();
+    while (n * 10 > cap * 7) cap *= 2;
+    if (cap != table_.size()) rehash(cap);
   }
-  // Inserts a key known to be absent.
-  void insert(uint64_t key, uint32_t value) {
-    if ((size_ + 1) * 2 > table_.size()) rehash(table_.size() * 2);
-    put(key, value);
-    size_++;
+  void prefetch(uint32_t a, uint32_t b) const { __builtin_prefetch(&table_[slot(a, b)]); }
+  // The value of (a, b); when absent, stores `fresh` and sets *inserted.
+  uint32_t find_or_insert(uint32_t a, uint32_t b, uint32_t fresh, bool *inserted) {
+    if ((size_ + 1) * 10 > table_.size() * 7) rehash(table_.size() * 2);
+    for (size_t i = slot(a, b);; i = (i + 1) & mask_) {
+      Entry &e = table_[i];
+      if (e.value == kNone) {
+        e = Entry{a, b, fresh};
+        size_++;
+        *inserted = true;
+        return fresh;
+      }
+      if (e.a == a && e.b == b) {
+        *inserted = false;
+        return e.value;
+      }
+    }
   }
 
 private:
   struct Entry {
-    uint64_t key = 0;
-    uint32_t value = kNone;
+    uint32_t a = 0, b = 0, value = kNone;
   };
-  size_t slot(uint64_t key) const { return (key * 0x9E3779B97F4A7C15ull) >> shift_; }
-  void put(uint64_t key, uint32_t value) {
-    size_t i = slot(key);
-    while (table_[i].value != kNone) i = (i + 1) & mask_;
-    table_[i] = Entry{key, value};
+  size_t slot(uint32_t a, uint32_t b) const {
+    uint64_t k = (static_cast<uint64_t>(a) << 32 | b) * 0x9E3779B97F4A7C15ull;
+    return static_cast<size_t>(k >> shift_);
   }
   void rehash(size_t n) {
     std::vector<Entry> old = std::move(table_);
-    table_.assign(n, Entry{});
+    table_ = std::vector<Entry>();
+    table_.reserve(n);
+    if (n * sizeof(Entry) >= (size_t(8) << 20)) { // a hint; errors are harmless
+      uintptr_t begin = reinterpret_cast<uintptr_t>(table_.data()) & ~uintptr_t(4095);
+      uintptr_t end = reinterpret_cast<uintptr_t>(table_.data() + n);
+      madvise(reinterpret_cast<void *>(begin), end - begin, MADV_HUGEPAGE);
+    }
+    table_.resize(n);
     mask_ = n - 1;
-    shift_ = 64 - static_cast<int>(__builtin_ctzll(n));
-    for (const Entry &e : old)
-      if (e.value != kNone) put(e.key, e.value);
+    shift_ = 64 - __builtin_ctzll(n);
+    for (const Entry &e : old) {
+      if (e.value == kNone) continue;
+      size_t i = slot(e.a, e.b);
+      while (table_[i].value != kNone) i = (i + 1) & mask_;
+      table_[i] = e;
+    }
   }
   std::vector<Entry> table_;
   size_t mask_ = 0, size_ = 0;
@@ -497,6 +521,18 @@ private:
     return id;
   }
 
+  // The frame (function, line, kind), deduplicated here (the reader is the only one adding
+  // frames, so ProfileBuilder's map is skipped): pprof frames have no bytecode index.
+  FrameId frame(FunctionId function, int32_t line, FrameKind kind) {
+    Profile &p = b_.profile();
+    uint32_t key = static_cast<uint32_t>(line) << 1 | (kind == FrameKind::inlined ? 1 : 0);
+    bool inserted;
+    FrameId f =
+        frame_ids_.find_or_insert(function, key, static_cast<FrameId>(p.frames.size()), &inserted);
+    if (inserted) p.frames.push_back(Frame{function, line, -1, kind});
+    return f;
+  }
+
   // Frames of a location, caller first (the order stacks are built in).
   std::pair<uint32_t, uint32_t> location_frames(uint32_t li) {
     std::pair<uint32_t, uint32_t> &range = location_frames_[li];
@@ -509,13 +545,13 @@ private:
       Function f;
       f.name = b_.intern(name);
       if (l.mapping != kNone) f.library = str(mappings_[l.mapping].filename);
-      frames_.push_back(b_.frame(Frame{b_.function(f), 0, -1, FrameKind::unknown}));
+      frames_.push_back(frame(b_.function(f), 0, FrameKind::unknown));
     } else {
       for (uint32_t i = l.line_end; i-- > l.line_begin;) {
         const RawLine &line = lines_[i];
         FrameKind kind = i + 1 == l.line_end ? FrameKind::unknown : FrameKind::inlined;
-        frames_.push_back(b_.frame(Frame{model_function(static_cast<uint32_t>(line.function_id)),
-                                         clamp_line(line.line), -1, kind}));
+        frames_.push_back(frame(model_function(static_cast<uint32_t>(line.function_id)),
+                                clamp_line(line.line), kind));
       }
     }
     range.second = static_cast<uint32_t>(frames_.size());
@@ -525,15 +561,15 @@ private:
   // The stack (parent, frame), deduplicated here rather than in ProfileBuilder: the reader is
   // the only one building stacks, and a flat table is several times faster on large profiles.
   StackId stack_node(StackId parent, FrameId frame) {
-    uint64_t key = (static_cast<uint64_t>(parent + 1u) << 32) | frame;
-    uint32_t s = stacks_.find(key);
-    if (s != kNone) return s;
     Profile &p = b_.profile();
-    s = static_cast<StackId>(p.stack_frame.size());
-    p.stack_parent.push_back(parent);
-    p.stack_frame.push_back(frame);
-    p.stack_depth.push_back(parent == kNoStack ? 1 : p.stack_depth[parent] + 1);
-    stacks_.insert(key, s);
+    bool inserted;
+    StackId s = stacks_.find_or_insert(parent + 1u, frame,
+                                       static_cast<StackId>(p.stack_frame.size()), &inserted);
+    if (inserted) {
+      p.stack_parent.push_back(parent);
+      p.stack_frame.push_back(frame);
+      p.stack_depth.push_back(parent == kNoStack ? 1 : p.stack_depth[parent] + 1);
+    }
     return s;
   }
 
@@ -627,6 +663,179 @@ private:
     return t;
   }
 
+  // One decoded sample waiting for its stack.
+  struct PendingSample {
+    uint32_t frames_begin, frames_end; // root first, in batch_frames_
+    size_t values;                     // index of its first value in batch_values_
+    ThreadId thread;
+    uint32_t labels;
+    StackId stack;
+    size_t at; // byte offset, for errors
+  };
+  static constexpr size_t kBatch = 32;
+
+  bool dangling_location(size_t si, uint64_t id) {
+    return fail(sample_views_[si].at, "sample " + std::to_string(si) + " refers to location id " +
+                                          std::to_string(id) + ", which does not exist");
+  }
+
+  // Decodes and validates sample si into batch_ (its frames, values, thread, label set).
+  bool decode_sample(size_t si) {
+    const View &v = sample_views_[si];
+    loc_ids_.clear();
+    labels_.clear();
+    const size_t values_begin = batch_values_.size();
+    WireReader r(v.bytes, v.at);
+    while (!r.done()) {
+      uint32_t field, wire;
+      if (!r.tag(&field, &wire)) break;
+      if (field == 1) {
+        repeated(r, wire, &loc_ids_, "Sample.location_id");
+      } else if (field == 2) {
+        repeated(r, wire, &batch_values_, "Sample.value");
+      } else if (field == 3) {
+        View lv;
+        if (!message(r, wire, &lv, "Sample.label")) break;
+        RawLabel l;
+        WireReader lr(lv.bytes, lv.at);
+        while (!lr.done()) {
+          uint32_t f2, w2;
+          if (!lr.tag(&f2, &w2)) break;
+          switch (f2) {
+          case 1:
+            scalar(lr, w2, &l.key, "Label.key");
+            break;
+          case 2:
+            scalar(lr, w2, &l.str, "Label.str");
+            break;
+          case 3:
+            scalar(lr, w2, &l.num, "Label.num");
+            break;
+          case 4:
+            scalar(lr, w2, &l.unit, "Label.num_unit");
+            break;
+          default:
+            lr.skip(w2);
+          }
+        }
+        if (lr.failed()) return fail_wire(lr, "sample " + std::to_string(si) + " label");
+        if (!valid_string(l.key) || !valid_string(l.str) || !valid_string(l.unit)) {
+          std::string what = "sample " + std::to_string(si) + " label";
+          return check_string(l.key, lv.at, what + " key") &&
+                 check_string(l.str, lv.at, what + " value") &&
+                 check_string(l.unit, lv.at, what + " unit");
+        }
+        labels_.push_back(l);
+      } else {
+        r.skip(wire);
+      }
+    }
+    if (r.failed()) return fail_wire(r, "sample " + std::to_string(si));
+    const size_t nvalues = batch_values_.size() - values_begin;
+    if (nvalues != sample_types_.size())
+      return fail(v.at, "sample " + std::to_string(si) + " has " + std::to_string(nvalues) +
+                            " values but the profile has " + std::to_string(sample_types_.size()) +
+                            " sample types");
+    // Frames, root first (locations are leaf first, each location's frames caller first).
+    PendingSample ps;
+    ps.frames_begin = static_cast<uint32_t>(batch_frames_.size());
+    if (prune_.empty()) {
+      // Fast path: location id -> its frame (one load) for the usual one-line locations.
+      for (uint64_t id : loc_ids_)
+        if (id < loc_cache_.size()) __builtin_prefetch(&loc_cache_[id]);
+      for (size_t k = loc_ids_.size(); k-- > 0;) {
+        uint64_t id = loc_ids_[k];
+        uint32_t e = id < loc_cache_.size() ? loc_cache_[id] : kNone;
+        if (e == kNone) {
+          uint32_t li = location_ids_.find(id);
+          if (li == kNone) return dangling_location(si, id);
+          auto [fb, fe] = location_frames(li);
+          e = fe - fb == 1 && frames_[fb] < kMulti ? frames_[fb] : kMulti | li;
+          if (id < loc_cache_.size() && li < kMulti) loc_cache_[id] = e;
+        }
+        if (!(e & kMulti)) {
+          batch_frames_.push_back(e);
+        } else {
+          auto [fb, fe] = location_frames(e & ~kMulti);
+          for (uint32_t f = fb; f < fe; f++) batch_frames_.push_back(frames_[f]);
+        }
+      }
+    } else {
+      locs_.resize(loc_ids_.size());
+      for (size_t k = 0; k < loc_ids_.size(); k++) {
+        locs_[k] = location_ids_.find(loc_ids_[k]);
+        if (locs_[k] == kNone) return dangling_location(si, loc_ids_[k]);
+      }
+      const size_t leaf = prune_sample(locs_);
+      for (size_t k = locs_.size(); k-- > leaf;) {
+        auto [fb, fe] = location_frames(locs_[k]);
+        for (uint32_t f = fb; f < fe; f++) batch_frames_.push_back(frames_[f]);
+      }
+    }
+    ps.frames_end = static_cast<uint32_t>(batch_frames_.size());
+    ps.values = values_begin;
+    ps.stack = kNoStack;
+    ps.at = v.at;
+
+    // Thread and labels.
+    int64_t tname = 0, tid = -1, jtid = -1;
+    label_set_.clear();
+    for (const RawLabel &l : labels_) {
+      if (l.str == 0 && l.num == 0 && l.unit == 0) continue; // go tool pprof drops these
+      switch (thread_key(l.key)) {
+      case ThreadKey::name:
+        if (l.str) {
+          tname = l.str;
+          continue;
+        }
+        break;
+      case ThreadKey::os_tid:
+      case ThreadKey::java_tid: {
+        int64_t num = l.num;
+        bool ok = l.str == 0;
+        if (!ok) { // a tid written as a string
+          std::string_view sv = strings_[l.str];
+          auto [p, ec] = std::from_chars(sv.data(), sv.data() + sv.size(), num);
+          ok = ec == std::errc() && p == sv.data() + sv.size();
+        }
+        if (ok && num >= 0) {
+          (thread_key(l.key) == ThreadKey::os_tid ? tid : jtid) = num;
+          continue;
+        }
+        break;
+      }
+      case ThreadKey::none:
+        break;
+      }
+      label_set_.push_back(Label{str(l.key), str(l.str), l.str ? 0 : l.num, str(l.unit)});
+    }
+    ps.thread = thread_keys_.empty() ? 0 : sample_thread(tname, tid, jtid);
+    ps.labels = label_set_.empty() ? 0 : b_.label_set(label_set_);
+    batch_.push_back(ps);
+    return true;
+  }
+
+  // Builds the stacks of batch_, one level at a time across the batch, prefetching each
+  // level's table slots before looking them up.
+  void build_batch_stacks() {
+    active_.clear();
+    for (uint32_t i = 0; i < batch_.size(); i++)
+      if (batch_[i].frames_begin < batch_[i].frames_end) active_.push_back(i);
+    for (uint32_t depth = 0; !active_.empty(); depth++) {
+      for (uint32_t i : active_) {
+        const PendingSample &ps = batch_[i];
+        stacks_.prefetch(ps.stack + 1u, batch_frames_[ps.frames_begin + depth]);
+      }
+      size_t kept = 0;
+      for (uint32_t i : active_) {
+        PendingSample &ps = batch_[i];
+        ps.stack = stack_node(ps.stack, batch_frames_[ps.frames_begin + depth]);
+        if (ps.frames_begin + depth + 1 < ps.frames_end) active_[kept++] = i;
+      }
+      active_.resize(kept);
+    }
+  }
+
   struct EventPlan {
     EventId event;
     int count_type, value_type;
@@ -645,8 +854,11 @@ private:
     string_ids_[0] = 0;
     function_model_.assign(functions_.size(), kNone);
     location_frames_.assign(locations_.size(), {kNone, kNone});
+    loc_cache_.assign(location_ids_.dense_size(), kNone);
     frames_.clear();
-    stacks_ = FlatMap();
+    stacks_ = PairMap();
+    stacks_.reserve(locations_.size() * 2);
+    frame_ids_ = PairMap();
     thread_cache_.clear();
     thread_keys_.clear();
     unnamed_thread_used_ = false;
@@ -676,163 +888,46 @@ private:
     if (!prune_warning_.empty()) b_.warn(prune_warning_);
     prepare_threads();
 
-    // Samples.
-    std::vector<uint32_t> locs;
-    std::vector<uint64_t> loc_ids;
-    std::vector<int64_t> values;
-    std::vector<RawLabel> labels;
-    LabelSet label_set;
-    FlatMap memo; // (parent stack + 1, location index) -> stack after the location's frames
-    const size_t ntypes = sample_types_.size();
-    for (size_t si = 0; si < sample_views_.size(); si++) {
-      const View &v = sample_views_[si];
-      if ((si & 0xffff) == 0xffff) {
-        if (options_.cancelled()) return LoadResult::failure("cancelled");
-        if (options_.progress) options_.progress(static_cast<double>(si) / sample_views_.size());
-      }
-      loc_ids.clear();
-      values.clear();
-      labels.clear();
-      WireReader r(v.bytes, v.at);
-      while (!r.done()) {
-        uint32_t field, wire;
-        if (!r.tag(&field, &wire)) break;
-        if (field == 1) {
-          repeated(r, wire, &loc_ids, "Sample.location_id");
-        } else if (field == 2) {
-          repeated(r, wire, &values, "Sample.value");
-        } else if (field == 3) {
-          View lv;
-          if (!message(r, wire, &lv, "Sample.label")) break;
-          RawLabel l;
-          WireReader lr(lv.bytes, lv.at);
-          while (!lr.done()) {
-            uint32_t f2, w2;
-            if (!lr.tag(&f2, &w2)) break;
-            switch (f2) {
-            case 1:
-              scalar(lr, w2, &l.key, "Label.key");
-              break;
-            case 2:
-              scalar(lr, w2, &l.str, "Label.str");
-              break;
-            case 3:
-              scalar(lr, w2, &l.num, "Label.num");
-              break;
-            case 4:
-              scalar(lr, w2, &l.unit, "Label.num_unit");
-              break;
-            default:
-              lr.skip(w2);
-            }
-          }
-          if (lr.failed()) {
-            fail_wire(lr, "sample " + std::to_string(si) + " label");
-            return failure();
-          }
-          if (!valid_string(l.key) || !valid_string(l.str) || !valid_string(l.unit)) {
-            std::string what = "sample " + std::to_string(si) + " label";
-            check_string(l.key, lv.at, what + " key") &&
-                check_string(l.str, lv.at, what + " value") &&
-                check_string(l.unit, lv.at, what + " unit");
-            return failure();
-          }
-          labels.push_back(l);
-        } else {
-          r.skip(wire);
+    // Samples, in batches: decode, then build the batch's stacks level by level so the
+    // stack-table lookups of different samples overlap (prefetched), then add to events.
+    const size_t n = sample_views_.size();
+    for (size_t si = 0; si < n;) {
+      batch_.clear();
+      batch_frames_.clear();
+      batch_values_.clear();
+      for (; si < n && batch_.size() < kBatch; si++) {
+        if ((si & 0xffff) == 0xffff) {
+          if (options_.cancelled()) return LoadResult::failure("cancelled");
+          if (options_.progress) options_.progress(static_cast<double>(si) / n);
         }
+        if (!decode_sample(si)) return failure();
       }
-      if (r.failed()) {
-        fail_wire(r, "sample " + std::to_string(si));
-        return failure();
-      }
-      if (values.size() != ntypes) {
-        fail(v.at, "sample " + std::to_string(si) + " has " + std::to_string(values.size()) +
-                       " values but the profile has " + std::to_string(ntypes) + " sample types");
-        return failure();
-      }
-      locs.resize(loc_ids.size());
-      for (size_t k = 0; k < loc_ids.size(); k++) {
-        locs[k] = location_ids_.find(loc_ids[k]);
-        if (locs[k] == kNone) {
-          fail(v.at, "sample " + std::to_string(si) + " refers to location id " +
-                         std::to_string(loc_ids[k]) + ", which does not exist");
-          return failure();
-        }
-      }
-
-      // Stack, root to leaf.
-      size_t leaf = prune_sample(locs);
-      StackId s = kNoStack;
-      for (size_t k = locs.size(); k-- > leaf;) {
-        uint64_t key = (static_cast<uint64_t>(s + 1u) << 32) | locs[k];
-        uint32_t next = memo.find(key);
-        if (next == kNone) {
-          auto [fb, fe] = location_frames(locs[k]);
-          next = s;
-          for (uint32_t f = fb; f < fe; f++) next = stack_node(next, frames_[f]);
-          memo.insert(key, next);
-        }
-        s = next;
-      }
+      build_batch_stacks();
       if (b_.profile().stack_frame.size() >= kNone - 1) {
-        fail(v.at, "too many distinct stacks");
+        fail(sample_views_[si - 1].at, "too many distinct stacks");
         return failure();
       }
-
-      // Thread and labels.
-      int64_t tname = 0, tid = -1, jtid = -1;
-      label_set.clear();
-      for (const RawLabel &l : labels) {
-        if (l.str == 0 && l.num == 0 && l.unit == 0) continue; // go tool pprof drops these
-        switch (thread_key(l.key)) {
-        case ThreadKey::name:
-          if (l.str) {
-            tname = l.str;
+      for (const PendingSample &ps : batch_) {
+        const int64_t *values = &batch_values_[ps.values];
+        for (EventPlan &plan : plans) {
+          int64_t value = values[plan.value_type];
+          int64_t count = plan.count_type >= 0 ? values[plan.count_type] : 1;
+          if (plan.count_type >= 0) {
+            if (count == 0 && value == 0) continue;
+            if (count < 1) {
+              *split = std::string(type_names[plan.value_type]);
+              return LoadResult::failure("split");
+            }
+          } else if (value == 0) {
             continue;
           }
-          break;
-        case ThreadKey::os_tid:
-        case ThreadKey::java_tid: {
-          int64_t n = l.num;
-          bool ok = l.str == 0;
-          if (!ok) { // a tid written as a string
-            std::string_view sv = strings_[l.str];
-            auto [p, ec] = std::from_chars(sv.data(), sv.data() + sv.size(), n);
-            ok = ec == std::errc() && p == sv.data() + sv.size();
+          if (!add_magnitude(&plan.abs_count, count) || !add_magnitude(&plan.abs_value, value)) {
+            fail(ps.at, "sample values of type '" + std::string(type_names[plan.value_type]) +
+                            "' add up beyond the 64-bit range");
+            return failure();
           }
-          if (ok && n >= 0) {
-            (thread_key(l.key) == ThreadKey::os_tid ? tid : jtid) = n;
-            continue;
-          }
-          break;
+          b_.add_sample(plan.event, ps.stack, ps.thread, 0, count, value, ps.labels);
         }
-        case ThreadKey::none:
-          break;
-        }
-        label_set.push_back(Label{str(l.key), str(l.str), l.str ? 0 : l.num, str(l.unit)});
-      }
-      ThreadId thread = thread_keys_.empty() ? 0 : sample_thread(tname, tid, jtid);
-      uint32_t ls = label_set.empty() ? 0 : b_.label_set(label_set);
-
-      for (EventPlan &plan : plans) {
-        int64_t value = values[plan.value_type];
-        int64_t count = plan.count_type >= 0 ? values[plan.count_type] : 1;
-        if (plan.count_type >= 0) {
-          if (count == 0 && value == 0) continue;
-          if (count < 1) {
-            *split = std::string(type_names[plan.value_type]);
-            return LoadResult::failure("split");
-          }
-        } else if (value == 0) {
-          continue;
-        }
-        if (!add_magnitude(&plan.abs_count, count) || !add_magnitude(&plan.abs_value, value)) {
-          fail(v.at, "sample values of type '" + std::string(type_names[plan.value_type]) +
-                         "' add up beyond the 64-bit range");
-          return failure();
-        }
-        b_.add_sample(plan.event, s, thread, 0, count, value, ls);
       }
     }
     if (options_.cancelled()) return LoadResult::failure("cancelled");
@@ -915,7 +1010,19 @@ private:
   std::vector<uint32_t> function_model_;                       // pprof function index -> FunctionId
   std::vector<std::pair<uint32_t, uint32_t>> location_frames_; // -> range in frames_
   std::vector<FrameId> frames_;
-  FlatMap stacks_;
+  // By location id (dense ids only): the location's single frame, kMulti | location index for
+  // a multi-line location, kNone until first use.
+  static constexpr uint32_t kMulti = 0x80000000u;
+  std::vector<uint32_t> loc_cache_;
+  std::vector<PendingSample> batch_;
+  std::vector<FrameId> batch_frames_;
+  std::vector<int64_t> batch_values_;
+  std::vector<uint32_t> active_, locs_;
+  std::vector<uint64_t> loc_ids_;
+  std::vector<RawLabel> labels_;
+  LabelSet label_set_;
+  PairMap stacks_;                     // (parent + 1, frame) -> stack
+  PairMap frame_ids_;                  // (function, line << 1 | inlined) -> frame
   std::vector<ThreadKey> thread_keys_; // per string index; empty when no thread labels
   struct ThreadCacheKey {
     int64_t name, os_tid, java_tid;
