@@ -40,31 +40,6 @@ LoadResult load(std::string_view bytes, unsigned threads) {
   return read_jfr(bytes, o);
 }
 
-// Tables and columns equal, id for id.
-void expect_identical(const Profile &a, const Profile &b) {
-  EXPECT_EQ(a.strings, b.strings);
-  EXPECT_TRUE(a.functions == b.functions);
-  EXPECT_TRUE(a.frames == b.frames);
-  EXPECT_EQ(a.stack_parent, b.stack_parent);
-  EXPECT_EQ(a.stack_frame, b.stack_frame);
-  ASSERT_EQ(a.threads.size(), b.threads.size());
-  for (size_t i = 0; i < a.threads.size(); i++) {
-    EXPECT_EQ(a.threads[i].name, b.threads[i].name);
-    EXPECT_EQ(a.threads[i].os_tid, b.threads[i].os_tid);
-    EXPECT_EQ(a.threads[i].java_tid, b.threads[i].java_tid);
-  }
-  ASSERT_EQ(a.events.size(), b.events.size());
-  for (size_t i = 0; i < a.events.size(); i++) {
-    const SampleColumns &x = a.events[i].samples, &y = b.events[i].samples;
-    EXPECT_EQ(a.events[i].name, b.events[i].name);
-    EXPECT_EQ(x.stack, y.stack);
-    EXPECT_EQ(x.thread, y.thread);
-    EXPECT_EQ(x.time, y.time);
-    EXPECT_EQ(x.count, y.count);
-    EXPECT_EQ(x.value, y.value);
-  }
-}
-
 } // namespace
 
 class JfrFixture : public ::testing::TestWithParam<std::string> {};
