@@ -39,6 +39,17 @@ FunctionKeys::FunctionKeys(const Profile &p, FunctionGrouping grouping) {
   for (uint32_t k = 0; k < sorted_.size(); k++) sorted_[k] = k;
   std::sort(sorted_.begin(), sorted_.end(),
             [&](uint32_t a, uint32_t b) { return labels_[a] < labels_[b]; });
+  rank_.resize(labels_.size());
+  for (uint32_t i = 0; i < sorted_.size(); i++) rank_[sorted_[i]] = i;
+  hash_.resize(labels_.size());
+  for (size_t k = 0; k < labels_.size(); k++) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (unsigned char c : labels_[k]) {
+      h ^= c;
+      h *= 0x100000001b3ull;
+    }
+    hash_[k] = h;
+  }
 }
 
 uint32_t FunctionKeys::find(std::string_view label) const {

@@ -26,6 +26,10 @@ public:
   // The first function with this key (for its file, class and start line).
   FunctionId function(uint32_t key) const { return function_of_key_[key]; }
   uint32_t key_of_function(FunctionId f) const { return key_of_function_[f]; }
+  // The key's position in label order (compare ranks instead of strings when sorting).
+  uint32_t rank(uint32_t key) const { return rank_[key]; }
+  // A 64-bit hash of the label (stable across runs: FNV-1a).
+  uint64_t label_hash(uint32_t key) const { return hash_[key]; }
   // Exact label lookup; kNoKey when absent.
   uint32_t find(std::string_view label) const;
   // Per-key flags for a user's method pattern: the key whose label is exactly the pattern,
@@ -38,6 +42,8 @@ private:
   std::vector<FunctionId> function_of_key_;
   std::vector<uint32_t> key_of_function_;
   std::vector<uint32_t> sorted_; // keys sorted by label, for find()
+  std::vector<uint32_t> rank_;
+  std::vector<uint64_t> hash_;
 };
 
 // The label of a function under a grouping (display name, or display name + descriptor).

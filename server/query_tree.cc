@@ -10,6 +10,7 @@
 #include "server/flat_map.h"
 #include "server/function_keys.h"
 #include "server/line_keys.h"
+#include "server/parallel.h"
 #include "server/profile_index.h"
 
 #include <algorithm>
@@ -82,25 +83,34 @@ std::vector<uint8_t> anchor_frames(const ViewWeights &v, const TreeOptions &o) {
   return out;
 }
 
-// The merged tree before ordering.
+// The merged tree before ordering. Result node ids grow from parents to children.
 struct Merged {
-  std::vector<uint32_t> parent, key;
+  std::vector<uint32_t> parent, key, depth;
   std::vector<int64_t> self, total, best_weight;
   std::vector<FrameId> best_frame;
-  FlatMap<uint32_t> ids{1024};
+  FlatMap<uint32_t> ids{1024}; // (parent, key) -> node, for the callers walk
 
+  void reserve(size_t n) {
+    for (auto *v : {&parent, &key, &depth}) v->reserve(n);
+    for (auto *v : {&self, &total, &best_weight}) v->reserve(n);
+    best_frame.reserve(n);
+  }
+
+  uint32_t add(uint32_t par, uint32_t key_id) {
+    parent.push_back(par);
+    key.push_back(key_id);
+    depth.push_back(par == kVirtualRoot ? 0 : depth[par] + 1);
+    self.push_back(0);
+    total.push_back(0);
+    best_weight.push_back(-1);
+    best_frame.push_back(0);
+    return static_cast<uint32_t>(parent.size() - 1);
+  }
   uint32_t child(uint32_t par, uint32_t key_id) {
     bool inserted = false;
     uint32_t &id = ids.find_or_insert((static_cast<uint64_t>(par) << 32) | key_id,
                                       static_cast<uint32_t>(parent.size()), &inserted);
-    if (inserted) {
-      parent.push_back(par);
-      key.push_back(key_id);
-      self.push_back(0);
-      total.push_back(0);
-      best_weight.push_back(-1);
-      best_frame.push_back(0);
-    }
+    if (inserted) add(par, key_id);
     return id;
   }
   void offer_frame(uint32_t r, FrameId f, int64_t w) {
@@ -111,32 +121,71 @@ struct Merged {
   }
 };
 
+// Callees in one pass in stack-tree id order (parents first, memory read sequentially): a
+// node joins the child of its parent's result node that has its key — found on that result
+// node's short list of children — or starts a top-level node at a root or an outermost
+// anchor. The stack-tree nodes merged into one result node never nest, so its total is the
+// sum of their subtree weights. Levels past max_depth are never built.
 void merge_callees(const ViewWeights &v, const NodeKeys &nk, const std::vector<uint8_t> &anchor,
-                   Merged &m, const std::atomic<bool> *cancel) {
+                   uint32_t max_depth, Merged &m, const std::atomic<bool> *cancel) {
   const StackTree &t = *v.tree;
   std::span<const int64_t> self = v.self(), cum = v.cum();
   const bool anchored = !anchor.empty();
   std::vector<uint32_t> map(t.size(), kNoNode);
+  std::vector<uint32_t> first_child, next_sibling; // per result node
+  m.reserve(t.size());
+  first_child.reserve(t.size());
+  next_sibling.reserve(t.size());
+  uint32_t first_top = kNoNode;
+  std::vector<uint32_t> child_count; // per result node
+  child_count.reserve(t.size());
+  uint32_t top_count = 0;
+  FlatMap<uint32_t> wide(1024); // (parent, key) -> child, for parents with many children
+  constexpr uint32_t kScan = 8; // lists up to this long are scanned
+  auto child = [&](uint32_t par, uint32_t k) {
+    const bool top = par == kVirtualRoot;
+    const uint32_t head = top ? first_top : first_child[par];
+    const uint32_t count = top ? top_count : child_count[par];
+    const uint64_t wkey = (static_cast<uint64_t>(par) << 32) | k;
+    if (count <= kScan) {
+      for (uint32_t c = head; c != kNoNode; c = next_sibling[c])
+        if (m.key[c] == k) return c;
+    } else if (const uint32_t *c = wide.find(wkey)) {
+      return *c;
+    }
+    uint32_t c = m.add(par, k);
+    first_child.push_back(kNoNode);
+    next_sibling.push_back(head);
+    child_count.push_back(0);
+    (top ? first_top : first_child[par]) = c;
+    const uint32_t now = (top ? top_count : child_count[par]) = count + 1;
+    if (now == kScan + 1) // the list got long: index every child of par
+      for (uint32_t x = c; x != kNoNode; x = next_sibling[x])
+        wide.find_or_insert((static_cast<uint64_t>(par) << 32) | m.key[x], x);
+    else if (now > kScan + 1)
+      wide.find_or_insert(wkey, c);
+    return c;
+  };
   for (size_t i = 0; i < t.size(); i++) {
     if ((i & 0xffff) == 0 && cancelled(cancel)) return;
     if (cum[i] == 0) continue;
     uint32_t n = static_cast<uint32_t>(i), par = t.parent(n);
     FrameId f = t.frame(n);
-    uint32_t r;
-    if (par != kNoNode && map[par] != kNoNode)
-      r = m.child(map[par], nk.of_frame[f]);
-    else if (!anchored || anchor[f])
-      r = m.child(kVirtualRoot, nk.of_frame[f]);
-    else
+    uint32_t pr;
+    if (par != kNoNode && map[par] != kNoNode) {
+      pr = map[par];
+      if (max_depth && m.depth[pr] + 1 >= max_depth) continue;
+    } else if (anchored ? anchor[f] != 0 : par == kNoNode) {
+      pr = kVirtualRoot;
+    } else {
       continue;
+    }
+    uint32_t r = child(pr, nk.of_frame[f]);
     map[n] = r;
+    m.total[r] += cum[n];
     m.self[r] += self[n];
     m.offer_frame(r, f, cum[n]);
   }
-  // Totals: children come after their parents.
-  for (size_t r = 0; r < m.self.size(); r++) m.total[r] = m.self[r];
-  for (size_t r = m.self.size(); r-- > 0;)
-    if (m.parent[r] != kVirtualRoot) m.total[m.parent[r]] += m.total[r];
 }
 
 void merge_callers(const ViewWeights &v, const NodeKeys &nk, const std::vector<uint8_t> &anchor,
@@ -169,78 +218,112 @@ void merge_callers(const ViewWeights &v, const NodeKeys &nk, const std::vector<u
   }
 }
 
-uint64_t hash_label(uint64_t h, std::string_view s, int32_t line) {
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 0x100000001b3ull;
-  }
-  h ^= static_cast<uint32_t>(line) + 0x9E3779B9u;
-  h *= 0x100000001b3ull;
-  return h;
+// A node's id from its parent's id, its label's hash and its line (-1 unless split by line):
+// equal paths give equal ids in every view and every run.
+uint64_t node_id(uint64_t parent_id, uint64_t label_hash, int32_t line) {
+  uint64_t h = parent_id * 0x9E3779B97F4A7C15ull ^ label_hash;
+  h ^= static_cast<uint64_t>(static_cast<uint32_t>(line)) * 0xC2B2AE3D27D4EB4Full;
+  h ^= h >> 31;
+  h *= 0xBF58476D1CE4E5B9ull;
+  h ^= h >> 29;
+  return h & ((1ull << 53) - 1);
 }
 
+// Emission in preorder without a traversal: children are sorted (total desc, then name), each
+// kept node's subtree size gives every node its preorder position, and the nodes are then
+// written at their positions on both cores. Pruning (depth, min pct) drops whole subtrees;
+// max_nodes keeps a preorder prefix.
 CallTree emit(const ViewWeights &v, const NodeKeys &nk, const Merged &m, const TreeOptions &o) {
   CallTree out;
   out.view_total = v.total;
   const FunctionKeys &fk = v.functions();
   const Profile &p = v.profile();
-  const size_t n = m.parent.size();
+  const uint32_t n = static_cast<uint32_t>(m.parent.size());
+  auto slot_of = [&](uint32_t r) { return m.parent[r] == kVirtualRoot ? n : m.parent[r]; };
   // Children lists (CSR), the virtual root's at index n.
   std::vector<uint32_t> start(n + 2, 0), kids(n);
-  for (size_t r = 0; r < n; r++) start[(m.parent[r] == kVirtualRoot ? n : m.parent[r]) + 1]++;
+  for (uint32_t r = 0; r < n; r++) start[slot_of(r) + 1]++;
   for (size_t i = 1; i < start.size(); i++) start[i] += start[i - 1];
-  std::vector<uint32_t> fill(start.begin(), start.end() - 1);
-  for (size_t r = 0; r < n; r++)
-    kids[fill[m.parent[r] == kVirtualRoot ? n : m.parent[r]]++] = static_cast<uint32_t>(r);
+  {
+    std::vector<uint32_t> fill(start.begin(), start.end() - 1);
+    for (uint32_t r = 0; r < n; r++) kids[fill[slot_of(r)]++] = r;
+  }
   auto before = [&](uint32_t a, uint32_t b) {
     if (m.total[a] != m.total[b]) return m.total[a] > m.total[b];
-    const std::string &la = fk.label(nk.function[m.key[a]]), &lb = fk.label(nk.function[m.key[b]]);
-    if (la != lb) return la < lb;
+    uint32_t ra = fk.rank(nk.function[m.key[a]]), rb = fk.rank(nk.function[m.key[b]]);
+    if (ra != rb) return ra < rb;
     return nk.line[m.key[a]] < nk.line[m.key[b]];
   };
-  for (size_t r = 0; r <= n; r++)
-    std::sort(kids.begin() + start[r], kids.begin() + start[r + 1], before);
+  parallel_ranges(n + 1, 0, [&](unsigned, size_t b, size_t e) {
+    for (size_t r = b; r < e; r++)
+      if (start[r + 1] - start[r] > 1)
+        std::sort(kids.begin() + start[r], kids.begin() + start[r + 1], before);
+  });
   for (uint32_t i = start[n]; i < start[n + 1]; i++) out.top_total += m.total[kids[i]];
 
-  // Preorder emission with an explicit stack of (result node, parent output index).
-  struct Item {
-    uint32_t r, out_parent;
-  };
-  std::vector<Item> stack;
-  for (uint32_t i = start[n + 1]; i-- > start[n];) stack.push_back({kids[i], kNoNode});
-  std::vector<uint32_t> last_child; // per output node, its last emitted child
-  while (!stack.empty()) {
-    Item it = stack.back();
-    stack.pop_back();
-    if (o.max_nodes && out.nodes.size() >= o.max_nodes) break;
-    uint32_t r = it.r;
-    if (o.min_pct > 0 && percent(m.total[r], v.total) < o.min_pct) continue;
-    TreeNode node;
-    node.parent = it.out_parent;
-    node.depth = it.out_parent == kNoNode ? 0 : out.nodes[it.out_parent].depth + 1;
-    if (o.max_depth && node.depth >= o.max_depth) continue;
-    node.function_key = nk.function[m.key[r]];
-    node.name = fk.label(node.function_key);
-    node.frame = m.best_frame[r];
-    node.line = o.lines ? nk.line[m.key[r]] : p.frames[node.frame].line;
-    node.self = m.self[r];
-    node.total = m.total[r];
-    uint64_t parent_id =
-        it.out_parent == kNoNode ? 0xcbf29ce484222325ull : out.nodes[it.out_parent].id;
-    node.id = hash_label(parent_id, node.name, o.lines ? node.line : -1) & ((1ull << 53) - 1);
-    uint32_t idx = static_cast<uint32_t>(out.nodes.size());
-    if (it.out_parent != kNoNode) {
-      uint32_t &last = last_child[it.out_parent];
-      if (last == kNoNode)
-        out.nodes[it.out_parent].first_child = idx;
-      else
-        out.nodes[last].next_sibling = idx;
-      last = idx;
+  // Kept nodes (parents first), their subtree sizes (children first), preorder positions.
+  std::vector<uint8_t> kept(n);
+  for (uint32_t r = 0; r < n; r++)
+    kept[r] = (m.parent[r] == kVirtualRoot || kept[m.parent[r]]) &&
+              (o.max_depth == 0 || m.depth[r] < o.max_depth) &&
+              (o.min_pct <= 0 || percent(m.total[r], v.total) >= o.min_pct);
+  std::vector<uint32_t> size(n, 0);
+  for (uint32_t r = n; r-- > 0;)
+    if (kept[r]) {
+      size[r] += 1;
+      if (m.parent[r] != kVirtualRoot) size[m.parent[r]] += size[r];
     }
-    out.nodes.push_back(node);
-    last_child.push_back(kNoNode);
-    for (uint32_t i = start[r + 1]; i-- > start[r];) stack.push_back({kids[i], idx});
+  std::vector<uint32_t> pos(n, kNoNode), first_kept(n, kNoNode), next_kept(n, kNoNode);
+  uint32_t count = 0;
+  auto place_children = [&](uint32_t slot, uint32_t first_pos, uint32_t *first) {
+    uint32_t at = first_pos, prev = kNoNode;
+    for (uint32_t i = start[slot]; i < start[slot + 1]; i++) {
+      uint32_t c = kids[i];
+      if (!kept[c]) continue;
+      pos[c] = at;
+      at += size[c];
+      if (prev == kNoNode)
+        *first = c;
+      else
+        next_kept[prev] = c;
+      prev = c;
+    }
+    return at;
+  };
+  uint32_t top_first = kNoNode;
+  count = place_children(n, 0, &top_first);
+  for (uint32_t r = 0; r < n; r++)
+    if (kept[r]) place_children(r, pos[r] + 1, &first_kept[r]);
+  const uint32_t limit =
+      o.max_nodes ? static_cast<uint32_t>(std::min<size_t>(o.max_nodes, count)) : count;
+
+  std::vector<uint64_t> ids(n, 0);
+  for (uint32_t r = 0; r < n; r++) {
+    if (!kept[r]) continue;
+    uint32_t fn = nk.function[m.key[r]];
+    int32_t line = o.lines ? nk.line[m.key[r]] : -1;
+    ids[r] = node_id(m.parent[r] == kVirtualRoot ? 0 : ids[m.parent[r]], fk.label_hash(fn), line);
   }
+  out.nodes.resize(limit);
+  auto within = [&](uint32_t r) { return r != kNoNode && pos[r] < limit ? pos[r] : kNoNode; };
+  parallel_ranges(n, 0, [&](unsigned, size_t b, size_t e) {
+    for (size_t i = b; i < e; i++) {
+      uint32_t r = static_cast<uint32_t>(i);
+      if (!kept[r] || pos[r] >= limit) continue;
+      TreeNode &node = out.nodes[pos[r]];
+      node.id = ids[r];
+      node.parent = m.parent[r] == kVirtualRoot ? kNoNode : pos[m.parent[r]];
+      node.depth = m.depth[r];
+      node.first_child = within(first_kept[r]);
+      node.next_sibling = within(next_kept[r]);
+      node.function_key = nk.function[m.key[r]];
+      node.name = fk.label(node.function_key);
+      node.frame = m.best_frame[r];
+      node.line = o.lines ? nk.line[m.key[r]] : p.frames[node.frame].line;
+      node.self = m.self[r];
+      node.total = m.total[r];
+    }
+  });
   return out;
 }
 
@@ -253,8 +336,9 @@ CallTree call_tree(const ViewWeights &v, const TreeOptions &o, const std::atomic
   const bool anchored = !anchor.empty();
   if (o.direction == TreeDirection::callers && anchored)
     merge_callers(v, nk, anchor, o.max_depth, m, cancel);
-  else if (o.direction == TreeDirection::callees)
-    merge_callees(v, nk, anchor, m, cancel);
+  else if (o.direction == TreeDirection::callees) {
+    merge_callees(v, nk, anchor, o.max_depth, m, cancel);
+  }
   CallTree out = emit(v, nk, m, o);
   out.anchored = anchored;
   out.anchor_found = anchored && std::find(anchor.begin(), anchor.end(), 1) != anchor.end();
@@ -271,24 +355,51 @@ CallTree flame_graph(const ViewWeights &v, const TreeOptions &options,
   return call_tree(v, o, cancel);
 }
 
-std::vector<TreeNode> hottest_path(const ViewWeights &v, const TreeOptions &options,
+std::vector<TreeNode> hottest_path(const ViewWeights &v, const TreeOptions &o,
                                    const std::atomic<bool> *cancel) {
-  TreeOptions o = options;
-  o.direction = TreeDirection::callees;
-  o.max_depth = 0;
-  o.min_pct = 0;
-  o.max_nodes = 0;
-  CallTree t = call_tree(v, o, cancel);
+  // The merged callee tree, walked from the heaviest top node down the heaviest children
+  // (ties by name, then line, as in call_tree) — no emission of the whole tree.
+  const FunctionKeys &fk = v.functions();
+  const Profile &p = v.profile();
+  NodeKeys nk = node_keys(p, fk, o.lines);
+  std::vector<uint8_t> anchor = anchor_frames(v, o);
+  Merged m;
+  merge_callees(v, nk, anchor, 0, m, cancel);
   std::vector<TreeNode> path;
-  if (t.nodes.empty()) return path;
-  uint32_t at = 0; // the first top-level node is the heaviest
-  while (at != kNoNode) {
-    TreeNode n = t.nodes[at];
-    uint32_t next = n.first_child;
-    n.parent = path.empty() ? kNoNode : static_cast<uint32_t>(path.size() - 1);
-    n.first_child = n.next_sibling = kNoNode;
-    path.push_back(n);
-    at = next;
+  const uint32_t n = static_cast<uint32_t>(m.parent.size());
+  std::vector<uint32_t> start(n + 2, 0), kids(n);
+  auto slot_of = [&](uint32_t r) { return m.parent[r] == kVirtualRoot ? n : m.parent[r]; };
+  for (uint32_t r = 0; r < n; r++) start[slot_of(r) + 1]++;
+  for (size_t i = 1; i < start.size(); i++) start[i] += start[i - 1];
+  std::vector<uint32_t> fill(start.begin(), start.end() - 1);
+  for (uint32_t r = 0; r < n; r++) kids[fill[slot_of(r)]++] = r;
+  auto heavier = [&](uint32_t a, uint32_t b) {
+    if (m.total[a] != m.total[b]) return m.total[a] > m.total[b];
+    uint32_t ra = fk.rank(nk.function[m.key[a]]), rb = fk.rank(nk.function[m.key[b]]);
+    if (ra != rb) return ra < rb;
+    return nk.line[m.key[a]] < nk.line[m.key[b]];
+  };
+  uint32_t slot = n;
+  uint64_t parent_id = 0;
+  for (;;) {
+    uint32_t best = kNoNode;
+    for (uint32_t i = start[slot]; i < start[slot + 1]; i++)
+      if (best == kNoNode || heavier(kids[i], best)) best = kids[i];
+    if (best == kNoNode) break;
+    TreeNode node;
+    node.parent = path.empty() ? kNoNode : static_cast<uint32_t>(path.size() - 1);
+    node.depth = static_cast<uint32_t>(path.size());
+    node.function_key = nk.function[m.key[best]];
+    node.name = fk.label(node.function_key);
+    node.frame = m.best_frame[best];
+    node.line = o.lines ? nk.line[m.key[best]] : p.frames[node.frame].line;
+    node.self = m.self[best];
+    node.total = m.total[best];
+    node.id = node_id(parent_id, fk.label_hash(node.function_key), o.lines ? node.line : -1);
+    parent_id = node.id;
+    if (!path.empty()) path.back().first_child = static_cast<uint32_t>(path.size());
+    path.push_back(node);
+    slot = best;
   }
   return path;
 }
