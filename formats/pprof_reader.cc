@@ -871,9 +871,13 @@ private:
     std::vector<EventPlan> plans;
     std::vector<int> event_of_type(sample_types_.size(), 0);
     for (const PprofEventGroup &g : groups) {
+      // Names are unique already; ProfileBuilder::event() would scan every event per call.
       std::string_view unit = strings_[sample_types_[g.value_type].second];
-      EventId e = b_.event(g.name, unit.empty() ? "count" : unit);
+      EventId e = static_cast<EventId>(b_.profile().events.size());
+      b_.profile().events.emplace_back();
       Event &ev = b_.event_at(e);
+      ev.name = b_.intern(g.name);
+      ev.unit = b_.intern(unit.empty() ? "count" : unit);
       ev.value_label = str(sample_types_[g.value_type].first);
       if (g.count_type >= 0) {
         ev.count_label = str(sample_types_[g.count_type].first);

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace hotlines {
 
@@ -41,10 +43,15 @@ std::vector<PprofEventGroup> group_pprof_sample_types(const std::vector<std::str
   const int n = static_cast<int>(types.size());
   std::vector<bool> claimed(n, false);
   std::vector<PprofEventGroup> groups;
+  // Indices by name, so that profiles with very many sample types stay linear.
+  std::unordered_map<std::string_view, std::vector<int>> by_name;
+  for (int i = n; i-- > 0;) by_name[types[i]].push_back(i); // back() is the first index
   auto first_unclaimed = [&](std::string_view name) {
-    for (int i = 0; i < n; i++)
-      if (!claimed[i] && types[i] == name) return i;
-    return -1;
+    auto it = by_name.find(name);
+    if (it == by_name.end()) return -1;
+    std::vector<int> &v = it->second;
+    while (!v.empty() && claimed[v.back()]) v.pop_back();
+    return v.empty() ? -1 : v.back();
   };
   auto pair = [&](int v, int c, std::string name) {
     claimed[v] = claimed[c] = true;
@@ -82,38 +89,37 @@ std::vector<PprofEventGroup> group_pprof_sample_types(const std::vector<std::str
     if (primary(g)) order.push_back(&g);
   for (PprofEventGroup &g : groups)
     if (!primary(g)) order.push_back(&g);
-  std::vector<std::string> used;
+  std::unordered_set<std::string> used;
   for (PprofEventGroup *gp : order) {
     PprofEventGroup &g = *gp;
-    if (contains(used, g.name)) {
+    if (used.count(g.name)) {
       std::string alt(types[g.value_type]);
-      if (!alt.empty() && !contains(used, alt)) {
+      if (!alt.empty() && !used.count(alt)) {
         g.name = alt;
       } else {
         std::string base = g.name;
         for (int k = g.value_type;; k++) {
           g.name = base + "_" + std::to_string(k);
-          if (!contains(used, g.name)) break;
+          if (!used.count(g.name)) break;
         }
       }
     }
-    used.push_back(g.name);
+    used.insert(g.name);
   }
   return groups;
 }
 
 std::vector<PprofSampleType> pprof_sample_types(const Profile &p) {
   std::vector<PprofSampleType> out;
+  std::unordered_set<std::string> taken;
   auto unique = [&](std::string name, std::string_view event) {
-    auto taken = [&](const std::string &s) {
-      for (const PprofSampleType &t : out)
-        if (t.type == s) return true;
-      return false;
-    };
-    if (!taken(name)) return name;
-    std::string alt = name + "_" + std::string(event);
-    for (int k = 2; taken(alt); k++) alt = name + "_" + std::string(event) + std::to_string(k);
-    return alt;
+    if (taken.count(name)) {
+      std::string base = name + "_" + std::string(event);
+      name = base;
+      for (int k = 2; taken.count(name); k++) name = base + std::to_string(k);
+    }
+    taken.insert(name);
+    return name;
   };
   for (size_t e = 0; e < p.events.size(); e++) {
     const Event &ev = p.events[e];
