@@ -141,12 +141,20 @@ public:
     out_->set_time_nanos(m.start_time_ns);
     out_->set_duration_nanos(m.duration_ns);
     out_->set_period(m.period);
+    // period_type is "type/unit" (pprof input) or a bare unit (JFR: the sampling interval's
+    // unit, then typed by the default event: cpu/nanoseconds).
     if (!m.period_type.empty()) {
       std::string_view pt = m.period_type;
       size_t slash = pt.rfind('/');
       pb::ValueType *vt = out_->mutable_period_type();
-      vt->set_type(strings_.id(pt.substr(0, slash)));
-      if (slash != std::string_view::npos) vt->set_unit(strings_.id(pt.substr(slash + 1)));
+      if (slash != std::string_view::npos) {
+        vt->set_type(strings_.id(pt.substr(0, slash)));
+        vt->set_unit(strings_.id(pt.substr(slash + 1)));
+      } else {
+        if (m.default_event >= 0 && static_cast<size_t>(m.default_event) < p_.events.size())
+          vt->set_type(strings_.id(p_.str(p_.events[m.default_event].name)));
+        vt->set_unit(strings_.id(pt));
+      }
     }
     for (const std::string &c : m.comments) out_->add_comment(strings_.id(c));
     if (m.default_event >= 0 && static_cast<size_t>(m.default_event) < value_col.size() &&
