@@ -7,6 +7,7 @@
 // preorder with children sorted by total, then name.
 #include "server/query_tree.h"
 
+#include "server/child_index.h"
 #include "server/flat_map.h"
 #include "server/function_keys.h"
 #include "server/line_keys.h"
@@ -132,39 +133,14 @@ void merge_callees(const ViewWeights &v, const NodeKeys &nk, const std::vector<u
   std::span<const int64_t> self = v.self(), cum = v.cum();
   const bool anchored = !anchor.empty();
   std::vector<uint32_t> map(t.size(), kNoNode);
-  std::vector<uint32_t> first_child, next_sibling; // per result node
   m.reserve(t.size());
-  first_child.reserve(t.size());
-  next_sibling.reserve(t.size());
-  uint32_t first_top = kNoNode;
-  std::vector<uint32_t> child_count; // per result node
-  child_count.reserve(t.size());
-  uint32_t top_count = 0;
-  FlatMap<uint32_t> wide(1024); // (parent, key) -> child, for parents with many children
-  constexpr uint32_t kScan = 8; // lists up to this long are scanned
+  ChildIndex children(t.size());
   auto child = [&](uint32_t par, uint32_t k) {
-    const bool top = par == kVirtualRoot;
-    const uint32_t head = top ? first_top : first_child[par];
-    const uint32_t count = top ? top_count : child_count[par];
-    const uint64_t wkey = (static_cast<uint64_t>(par) << 32) | k;
-    if (count <= kScan) {
-      for (uint32_t c = head; c != kNoNode; c = next_sibling[c])
-        if (m.key[c] == k) return c;
-    } else if (const uint32_t *c = wide.find(wkey)) {
-      return *c;
-    }
-    uint32_t c = m.add(par, k);
-    first_child.push_back(kNoNode);
-    next_sibling.push_back(head);
-    child_count.push_back(0);
-    (top ? first_top : first_child[par]) = c;
-    const uint32_t now = (top ? top_count : child_count[par]) = count + 1;
-    if (now == kScan + 1) // the list got long: index every child of par
-      for (uint32_t x = c; x != kNoNode; x = next_sibling[x])
-        wide.find_or_insert((static_cast<uint64_t>(par) << 32) | m.key[x], x);
-    else if (now > kScan + 1)
-      wide.find_or_insert(wkey, c);
-    return c;
+    const uint32_t p = par == kVirtualRoot ? ChildIndex::kNone : par;
+    uint32_t c = children.find(p, k);
+    if (c != ChildIndex::kNone) return c;
+    children.add(p, k);
+    return m.add(par, k);
   };
   for (size_t i = 0; i < t.size(); i++) {
     if ((i & 0xffff) == 0 && cancelled(cancel)) return;

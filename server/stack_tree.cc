@@ -1,7 +1,7 @@
 // StackTree (see stack_tree.h).
 #include "server/stack_tree.h"
 
-#include "server/flat_map.h"
+#include "server/child_index.h"
 
 namespace hotlines {
 
@@ -30,7 +30,9 @@ std::shared_ptr<const StackTree> StackTree::without_frames(const Profile &p,
   auto t = std::shared_ptr<StackTree>(new StackTree());
   const size_t n = p.stack_count();
   t->node_of_stack_.resize(n);
-  FlatMap<uint32_t> ids(n / 2 + 16);
+  ChildIndex children(n);
+  t->own_parent_.reserve(n);
+  t->own_frame_.reserve(n);
   for (size_t s = 0; s < n; s++) {
     if ((s & 0xffff) == 0 && cancel && cancel->load(std::memory_order_relaxed)) return nullptr;
     StackId par = p.stack_parent[s];
@@ -40,10 +42,9 @@ std::shared_ptr<const StackTree> StackTree::without_frames(const Profile &p,
       t->node_of_stack_[s] = pnode;
       continue;
     }
-    uint64_t key = (static_cast<uint64_t>(pnode) << 32) | f;
-    bool inserted = false;
-    uint32_t &id = ids.find_or_insert(key, static_cast<uint32_t>(t->own_frame_.size()), &inserted);
-    if (inserted) {
+    uint32_t id = children.find(pnode, f);
+    if (id == ChildIndex::kNone) {
+      id = children.add(pnode, f);
       t->own_parent_.push_back(pnode);
       t->own_frame_.push_back(f);
     }
