@@ -94,8 +94,15 @@ bool parse_duration_ns(std::string_view text, int64_t *ns) {
 
 bool parse_time_ns(std::string_view text, int64_t start_ns, int64_t *rel, std::string *error) {
   if (parse_duration_ns(text, rel)) return true;
-  double ms;
-  if (!parse_number(text, &ms) || ms < 0) {
+  // Epoch milliseconds, in integers: a double cannot hold epoch nanoseconds exactly.
+  std::string_view whole = text.substr(0, text.find('.'));
+  std::string_view frac =
+      whole.size() < text.size() ? text.substr(whole.size() + 1) : std::string_view();
+  uint64_t ms = 0, sub = 0;
+  bool ok = parse_count(whole, &ms) &&
+            (frac.empty() || (frac.size() <= 6 && parse_count(frac, &sub))) &&
+            ms < static_cast<uint64_t>(INT64_MAX / 1000000);
+  if (!ok) {
     *error = "bad time '" + std::string(text) +
              "': use a duration like 2s, 500ms, 1m30s, or epoch milliseconds";
     return false;
@@ -106,7 +113,8 @@ bool parse_time_ns(std::string_view text, int64_t start_ns, int64_t *rel, std::s
         "' is absolute (epoch ms) but the profile records no start time; use a duration like 2s";
     return false;
   }
-  int64_t abs_ns = static_cast<int64_t>(std::llround(ms * 1e6));
+  for (size_t i = frac.size(); i < 6; i++) sub *= 10;
+  int64_t abs_ns = static_cast<int64_t>(ms) * 1000000 + static_cast<int64_t>(sub);
   if (abs_ns < start_ns) {
     *error = "absolute time " + std::string(text) + " ms is before the profile start (" +
              std::to_string(start_ns / 1000000) +
