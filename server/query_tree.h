@@ -4,6 +4,8 @@
 // roots). Nodes merge frames by function (or by function and line), carry a stable id (a
 // hash of the labels on the path from the tree's top, equal across views and reloads) and
 // the heaviest frame merged into them, which resolves to source. Pure functions; thread-safe.
+// Long walks poll `cancel`; a cancelled call returns a partial tree, so callers check their
+// token before using the result.
 #pragma once
 
 #include "server/view_weights.h"
