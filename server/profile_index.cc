@@ -1,6 +1,7 @@
 // Building a ProfileIndex (see profile_index.h).
 #include "server/profile_index.h"
 
+#include "server/callee_shape.h"
 #include "server/parallel.h"
 #include "server/view_filter.h"
 #include "server/view_pass.h"
@@ -45,6 +46,12 @@ std::shared_ptr<const std::vector<uint8_t>> ProfileIndex::first_files() const {
         std::make_shared<const std::vector<uint8_t>>(first_on_path(*tree_, lines_->files()));
   });
   return first_files_;
+}
+
+std::shared_ptr<const CalleeShape> ProfileIndex::callee_shape(bool lines) const {
+  std::call_once(shape_once_[lines],
+                 [&] { shape_[lines] = build_callee_shape(*profile_, *tree_, *by_name_, lines); });
+  return shape_[lines];
 }
 
 std::shared_ptr<const ViewWeights> ProfileIndex::unfiltered(EventId event, Measure measure) const {

@@ -18,6 +18,8 @@
 
 namespace hotlines {
 
+struct CalleeShape;
+
 class ProfileIndex {
 public:
   // Builds the index on up to `threads` threads (0: both cores). Returns null when cancelled.
@@ -37,6 +39,8 @@ public:
   std::shared_ptr<const std::vector<uint8_t>> first_files() const;
   // The precomputed unfiltered view of an event (name grouping).
   std::shared_ptr<const ViewWeights> unfiltered(EventId event, Measure measure) const;
+  // The merged callee tree of the profile's stacks (name grouping), built on first use.
+  std::shared_ptr<const CalleeShape> callee_shape(bool lines) const;
   // The end of the profile in ns since its start: the duration, or past the last sample.
   int64_t end_ns() const { return end_ns_; }
   // True when some event has sample timestamps.
@@ -56,6 +60,8 @@ private:
   mutable std::shared_ptr<const std::vector<uint8_t>> first_name_, first_fqn_, first_lines_,
       first_files_;
   std::vector<std::shared_ptr<const ViewWeights>> unfiltered_count_, unfiltered_value_;
+  mutable std::once_flag shape_once_[2];
+  mutable std::shared_ptr<const CalleeShape> shape_[2];
   int64_t end_ns_ = 0;
   bool has_time_ = false;
 };

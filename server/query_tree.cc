@@ -3,10 +3,13 @@
 // Both directions first build a merged tree ("result nodes") keyed by (parent result node,
 // node key), where the node key is the function key, or (function key, line) in lines mode.
 // Callees map every stack-tree node under an anchor (or every node) in one pass in id order;
-// callers walk up from the innermost anchor of each weighted stack. The result is emitted in
-// preorder with children sorted by total, then name.
+// callers walk up from the innermost anchor of each weighted stack. An unanchored callee tree
+// of a view over the profile's own stacks (the flame graph) reuses the index's CalleeShape and
+// only adds weights. The result is emitted in preorder with children sorted by total, then
+// name.
 #include "server/query_tree.h"
 
+#include "server/callee_shape.h"
 #include "server/child_index.h"
 #include "server/flat_map.h"
 #include "server/function_keys.h"
@@ -20,44 +23,10 @@ namespace hotlines {
 
 namespace {
 
-constexpr uint32_t kVirtualRoot = kNoNode - 1;
+constexpr uint32_t kVirtualRoot = kTopParent;
 
 bool cancelled(const std::atomic<bool> *c) {
   return c && c->load(std::memory_order_relaxed);
-}
-
-// Node keys per frame: the function key, or an id for (function key, line).
-struct NodeKeys {
-  std::vector<uint32_t> of_frame;
-  std::vector<uint32_t> function; // node key -> function key
-  std::vector<int32_t> line;      // node key -> line (lines mode), else 0
-};
-
-NodeKeys node_keys(const Profile &p, const FunctionKeys &fk, bool lines) {
-  NodeKeys nk;
-  nk.of_frame.resize(p.frames.size());
-  if (!lines) {
-    for (size_t i = 0; i < p.frames.size(); i++) nk.of_frame[i] = fk.map().of_frame[i];
-    nk.function.resize(fk.size());
-    for (uint32_t k = 0; k < fk.size(); k++) nk.function[k] = k;
-    nk.line.assign(fk.size(), 0);
-    return nk;
-  }
-  FlatMap<uint32_t> ids(p.frames.size() + 16);
-  for (size_t i = 0; i < p.frames.size(); i++) {
-    uint32_t fn = fk.map().of_frame[i];
-    int32_t line = p.frames[i].line;
-    bool inserted = false;
-    uint32_t &id =
-        ids.find_or_insert((static_cast<uint64_t>(fn) << 32) | static_cast<uint32_t>(line),
-                           static_cast<uint32_t>(nk.function.size()), &inserted);
-    if (inserted) {
-      nk.function.push_back(fn);
-      nk.line.push_back(line);
-    }
-    nk.of_frame[i] = id;
-  }
-  return nk;
 }
 
 // Per-frame anchor flags, or empty when the options name no anchor.
@@ -194,36 +163,53 @@ void merge_callers(const ViewWeights &v, const NodeKeys &nk, const std::vector<u
   }
 }
 
-// A node's id from its parent's id, its label's hash and its line (-1 unless split by line):
-// equal paths give equal ids in every view and every run.
-uint64_t node_id(uint64_t parent_id, uint64_t label_hash, int32_t line) {
-  uint64_t h = parent_id * 0x9E3779B97F4A7C15ull ^ label_hash;
-  h ^= static_cast<uint64_t>(static_cast<uint32_t>(line)) * 0xC2B2AE3D27D4EB4Full;
-  h ^= h >> 31;
-  h *= 0xBF58476D1CE4E5B9ull;
-  h ^= h >> 29;
-  return h & ((1ull << 53) - 1);
+// The structure and weights emit() reads: a merged tree of n result nodes (parents before
+// children), optionally with its children lists in creation order and its node ids.
+struct EmitInput {
+  size_t n = 0;
+  const uint32_t *parent = nullptr, *key = nullptr, *depth = nullptr;
+  const int64_t *self = nullptr, *total = nullptr;
+  const FrameId *best_frame = nullptr;
+  const std::vector<uint32_t> *start = nullptr, *kids = nullptr; // CSR, top level at n
+  const uint64_t *ids = nullptr;
+};
+
+EmitInput input_of(const Merged &m) {
+  EmitInput in;
+  in.n = m.parent.size();
+  in.parent = m.parent.data();
+  in.key = m.key.data();
+  in.depth = m.depth.data();
+  in.self = m.self.data();
+  in.total = m.total.data();
+  in.best_frame = m.best_frame.data();
+  return in;
 }
 
 // Emission in preorder without a traversal: children are sorted (total desc, then name), each
 // kept node's subtree size gives every node its preorder position, and the nodes are then
 // written at their positions on both cores. Pruning (depth, min pct) drops whole subtrees;
 // max_nodes keeps a preorder prefix.
-CallTree emit(const ViewWeights &v, const NodeKeys &nk, const Merged &m, const TreeOptions &o) {
+CallTree emit(const ViewWeights &v, const NodeKeys &nk, const EmitInput &m, const TreeOptions &o) {
   CallTree out;
   out.view_total = v.total;
   const FunctionKeys &fk = v.functions();
   const Profile &p = v.profile();
-  const uint32_t n = static_cast<uint32_t>(m.parent.size());
+  const uint32_t n = static_cast<uint32_t>(m.n);
   auto slot_of = [&](uint32_t r) { return m.parent[r] == kVirtualRoot ? n : m.parent[r]; };
-  // Children lists (CSR), the virtual root's at index n.
-  std::vector<uint32_t> start(n + 2, 0), kids(n);
-  for (uint32_t r = 0; r < n; r++) start[slot_of(r) + 1]++;
-  for (size_t i = 1; i < start.size(); i++) start[i] += start[i - 1];
-  {
-    std::vector<uint32_t> fill(start.begin(), start.end() - 1);
+  // Children lists (CSR), the top level's at index n: the given ones, or built here.
+  std::vector<uint32_t> own_start, kids;
+  if (m.start) {
+    kids = *m.kids;
+  } else {
+    own_start.assign(n + 2, 0);
+    kids.resize(n);
+    for (uint32_t r = 0; r < n; r++) own_start[slot_of(r) + 1]++;
+    for (size_t i = 1; i < own_start.size(); i++) own_start[i] += own_start[i - 1];
+    std::vector<uint32_t> fill(own_start.begin(), own_start.end() - 1);
     for (uint32_t r = 0; r < n; r++) kids[fill[slot_of(r)]++] = r;
   }
+  const std::vector<uint32_t> &start = m.start ? *m.start : own_start;
   auto before = [&](uint32_t a, uint32_t b) {
     if (m.total[a] != m.total[b]) return m.total[a] > m.total[b];
     uint32_t ra = fk.rank(nk.function[m.key[a]]), rb = fk.rank(nk.function[m.key[b]]);
@@ -240,7 +226,7 @@ CallTree emit(const ViewWeights &v, const NodeKeys &nk, const Merged &m, const T
   // Kept nodes (parents first), their subtree sizes (children first), preorder positions.
   std::vector<uint8_t> kept(n);
   for (uint32_t r = 0; r < n; r++)
-    kept[r] = (m.parent[r] == kVirtualRoot || kept[m.parent[r]]) &&
+    kept[r] = m.total[r] != 0 && (m.parent[r] == kVirtualRoot || kept[m.parent[r]]) &&
               (o.max_depth == 0 || m.depth[r] < o.max_depth) &&
               (o.min_pct <= 0 || percent(m.total[r], v.total) >= o.min_pct);
   std::vector<uint32_t> size(n, 0);
@@ -273,13 +259,18 @@ CallTree emit(const ViewWeights &v, const NodeKeys &nk, const Merged &m, const T
   const uint32_t limit =
       o.max_nodes ? static_cast<uint32_t>(std::min<size_t>(o.max_nodes, count)) : count;
 
-  std::vector<uint64_t> ids(n, 0);
-  for (uint32_t r = 0; r < n; r++) {
-    if (!kept[r]) continue;
-    uint32_t fn = nk.function[m.key[r]];
-    int32_t line = o.lines ? nk.line[m.key[r]] : -1;
-    ids[r] = node_id(m.parent[r] == kVirtualRoot ? 0 : ids[m.parent[r]], fk.label_hash(fn), line);
+  std::vector<uint64_t> own_ids;
+  if (!m.ids) {
+    own_ids.assign(n, 0);
+    for (uint32_t r = 0; r < n; r++) {
+      if (!kept[r]) continue;
+      uint32_t fn = nk.function[m.key[r]];
+      int32_t line = o.lines ? nk.line[m.key[r]] : -1;
+      own_ids[r] = tree_node_id(m.parent[r] == kVirtualRoot ? 0 : own_ids[m.parent[r]],
+                                fk.label_hash(fn), line);
+    }
   }
+  const uint64_t *ids = m.ids ? m.ids : own_ids.data();
   out.nodes.resize(limit);
   auto within = [&](uint32_t r) { return r != kNoNode && pos[r] < limit ? pos[r] : kNoNode; };
   parallel_ranges(n, 0, [&](unsigned, size_t b, size_t e) {
@@ -308,14 +299,49 @@ CallTree emit(const ViewWeights &v, const NodeKeys &nk, const Merged &m, const T
 CallTree call_tree(const ViewWeights &v, const TreeOptions &o, const std::atomic<bool> *cancel) {
   NodeKeys nk = node_keys(v.profile(), v.functions(), o.lines);
   std::vector<uint8_t> anchor = anchor_frames(v, o);
-  Merged m;
   const bool anchored = !anchor.empty();
-  if (o.direction == TreeDirection::callers && anchored)
-    merge_callers(v, nk, anchor, o.max_depth, m, cancel);
-  else if (o.direction == TreeDirection::callees) {
-    merge_callees(v, nk, anchor, o.max_depth, m, cancel);
+  CallTree out;
+  if (!anchored && o.direction == TreeDirection::callees && v.tree->is_profile_tree() &&
+      v.view.grouping == FunctionGrouping::name) {
+    // The shape is the profile's; this view only adds its weights.
+    std::shared_ptr<const CalleeShape> shape = v.index->callee_shape(o.lines);
+    const StackTree &t = *v.tree;
+    std::span<const int64_t> self = v.self(), cum = v.cum();
+    const size_t n = shape->size();
+    std::vector<int64_t> rself(n, 0), rtotal(n, 0), best(n, -1);
+    std::vector<FrameId> best_frame(n, 0);
+    for (size_t i = 0; i < t.size(); i++) {
+      if ((i & 0xfffff) == 0 && cancelled(cancel)) break;
+      if (cum[i] == 0) continue;
+      uint32_t r = shape->of_node[i];
+      FrameId f = t.frame(static_cast<uint32_t>(i));
+      rtotal[r] += cum[i];
+      rself[r] += self[i];
+      if (cum[i] > best[r] || (cum[i] == best[r] && f < best_frame[r])) {
+        best[r] = cum[i];
+        best_frame[r] = f;
+      }
+    }
+    EmitInput in;
+    in.n = n;
+    in.parent = shape->parent.data();
+    in.key = shape->key.data();
+    in.depth = shape->depth.data();
+    in.self = rself.data();
+    in.total = rtotal.data();
+    in.best_frame = best_frame.data();
+    in.start = &shape->start;
+    in.kids = &shape->kids;
+    in.ids = shape->ids.data();
+    out = emit(v, nk, in, o);
+  } else {
+    Merged m;
+    if (o.direction == TreeDirection::callers && anchored)
+      merge_callers(v, nk, anchor, o.max_depth, m, cancel);
+    else if (o.direction == TreeDirection::callees)
+      merge_callees(v, nk, anchor, o.max_depth, m, cancel);
+    out = emit(v, nk, input_of(m), o);
   }
-  CallTree out = emit(v, nk, m, o);
   out.anchored = anchored;
   out.anchor_found = anchored && std::find(anchor.begin(), anchor.end(), 1) != anchor.end();
   return out;
@@ -371,7 +397,7 @@ std::vector<TreeNode> hottest_path(const ViewWeights &v, const TreeOptions &o,
     node.line = o.lines ? nk.line[m.key[best]] : p.frames[node.frame].line;
     node.self = m.self[best];
     node.total = m.total[best];
-    node.id = node_id(parent_id, fk.label_hash(node.function_key), o.lines ? node.line : -1);
+    node.id = tree_node_id(parent_id, fk.label_hash(node.function_key), o.lines ? node.line : -1);
     parent_id = node.id;
     if (!path.empty()) path.back().first_child = static_cast<uint32_t>(path.size());
     path.push_back(node);
