@@ -4,7 +4,11 @@
 // toward hot stacks. Each query runs as repetitions of one
 // iteration, reporting mean, p50 and p99 (ms). Targets (issue 5): per-file line table <= 5 ms
 // and hot functions <= 50 ms unfiltered, thread- or window-filtered hot list <= 300 ms, full
-// flame graph <= 300 ms. Single-threaded driver; filtered views use both cores.
+// flame graph <= 300 ms. With HOTLINES_QUERY_BENCH_PROFILE=FILE the same queries run on a real
+// profile instead (e.g. the JFR load benchmark's large recording); the thread filter then takes
+// the heaviest thread group and the window the middle quarter. Single-threaded driver;
+// filtered views use both cores.
+#include "formats/loader.h"
 #include "formats/profile_builder.h"
 #include "server/profile_index.h"
 #include "server/query_diff.h"
@@ -20,6 +24,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 
 using namespace hotlines;
@@ -32,13 +37,53 @@ constexpr int64_t kSpanNs = 60'000'000'000;
 
 struct Synthetic {
   std::shared_ptr<const ProfileIndex> index;
+  std::string thread_pattern = "pool-2-";
+  int64_t window_from = 20'000'000'000, window_to = 35'000'000'000;
   std::string hot_file;   // the file with the most weight
   std::string hot_method; // a method in the middle of many stacks
   double build_ms = 0, index_ms = 0;
 };
 
+void describe(Synthetic &out) {
+  auto v = compute_view(*out.index, {}).weights;
+  auto files = recorded_files(*v);
+  if (!files.empty()) out.hot_file = std::string(files[0].file);
+  HotOptions by_total;
+  by_total.sort = SortBy::total;
+  by_total.top = 40;
+  HotFunctions h = hot_functions(*v, by_total);
+  if (!h.rows.empty()) out.hot_method = std::string(h.rows.back().name);
+}
+
+Synthetic load_real(const char *path) {
+  Synthetic out;
+  auto t0 = std::chrono::steady_clock::now();
+  LoadResult r = load_profile_file(path);
+  if (!r.ok()) {
+    fprintf(stderr, "%s\n", r.describe().c_str());
+    exit(1);
+  }
+  auto t1 = std::chrono::steady_clock::now();
+  auto profile = std::shared_ptr<const Profile>(std::move(r.profile));
+  out.index = ProfileIndex::build(profile);
+  auto t2 = std::chrono::steady_clock::now();
+  out.build_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+  out.index_ms = std::chrono::duration<double, std::milli>(t2 - t1).count();
+  ThreadsResult tr = thread_weights(*out.index, {}, true);
+  if (!tr.rows.empty()) out.thread_pattern = tr.rows[0].name.substr(0, tr.rows[0].name.find('*'));
+  out.window_from = out.index->end_ns() * 3 / 8;
+  out.window_to = out.index->end_ns() * 5 / 8;
+  describe(out);
+  fprintf(stderr,
+          "%s: %zu samples, %zu stacks, %zu frames; loaded in %.0f ms, indexed in %.0f ms\n", path,
+          profile->sample_count(), profile->stack_count(), profile->frames.size(), out.build_ms,
+          out.index_ms);
+  return out;
+}
+
 const Synthetic &synthetic() {
   static Synthetic s = [] {
+    if (const char *path = getenv("HOTLINES_QUERY_BENCH_PROFILE")) return load_real(path);
     Synthetic out;
     auto t0 = std::chrono::steady_clock::now();
     std::mt19937_64 rng(42);
@@ -140,12 +185,7 @@ const Synthetic &synthetic() {
     auto t2 = std::chrono::steady_clock::now();
     out.build_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
     out.index_ms = std::chrono::duration<double, std::milli>(t2 - t1).count();
-    auto v = compute_view(*out.index, {}).weights;
-    out.hot_file = std::string(recorded_files(*v)[0].file);
-    HotOptions by_total;
-    by_total.sort = SortBy::total;
-    by_total.top = 40;
-    out.hot_method = std::string(hot_functions(*v, by_total).rows.back().name);
+    describe(out);
     fprintf(stderr,
             "synthetic profile: %zu samples, %zu stacks, %zu frames; built in %.0f ms, indexed in "
             "%.0f ms\n",
@@ -164,13 +204,13 @@ std::shared_ptr<const ViewWeights> view(const View &v) {
 
 View thread_view() {
   View v;
-  v.threads.patterns = {"pool-2-"};
+  v.threads.patterns = {synthetic().thread_pattern};
   return v;
 }
 View window_view() {
   View v;
-  v.from_ns = 20'000'000'000;
-  v.to_ns = 35'000'000'000;
+  v.from_ns = synthetic().window_from;
+  v.to_ns = synthetic().window_to;
   return v;
 }
 
@@ -256,8 +296,8 @@ void BM_Timeline(benchmark::State &st) {
 void BM_DiffTwoWindows(benchmark::State &st) {
   for (auto _ : st) {
     View a, b;
-    a.to_ns = 30'000'000'000;
-    b.from_ns = 30'000'000'000;
+    a.to_ns = synthetic().window_to;
+    b.from_ns = synthetic().window_to;
     benchmark::DoNotOptimize(diff_functions(*view(a), *view(b), {}));
   }
 }
