@@ -1,10 +1,12 @@
 // JFR load benchmark. Without arguments: Google Benchmark over every .jfr fixture (parse +
-// model, one and two threads), reporting bytes/s and samples/s. With `--load FILE
-// [--threads N] [--repeat K]`: loads FILE as `hotlines info` does (mmap + read_jfr) and prints
-// one line of numbers for bench/jfr_load.sh — MB/s, samples/s, bytes/sample, peak RSS and
+// model, and parse + model + the query engine's precomputed per-event index; one and two
+// threads), reporting bytes/s and samples/s. With `--load FILE [--threads N] [--repeat K]`:
+// loads FILE as `hotlines info` does (mmap + read_jfr), builds the index, and prints one line
+// of numbers for bench/jfr_load.sh — MB/s, samples/s, bytes/sample, CPU time, peak RSS and
 // peak anonymous (heap) RSS. Single-threaded driver; the reader makes its own workers.
 #include "formats/jfr_reader.h"
 #include "formats/loader.h"
+#include "server/profile_index.h"
 
 #include <benchmark/benchmark.h>
 
@@ -33,7 +35,7 @@ std::string read_all(const std::string &path) {
   return s.str();
 }
 
-void BM_JfrLoad(benchmark::State &state, std::string path, unsigned threads) {
+void BM_JfrLoad(benchmark::State &state, std::string path, unsigned threads, bool index) {
   const std::string data = read_all(path);
   LoadOptions o;
   o.threads = threads;
@@ -45,7 +47,11 @@ void BM_JfrLoad(benchmark::State &state, std::string path, unsigned threads) {
       return;
     }
     samples = r.profile->sample_count();
-    benchmark::DoNotOptimize(r.profile.get());
+    if (index) {
+      std::shared_ptr<const Profile> shared(std::move(r.profile));
+      auto built = ProfileIndex::build(shared, nullptr, threads);
+      benchmark::DoNotOptimize(built.get());
+    }
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * data.size()));
   state.counters["samples/s"] = benchmark::Counter(
@@ -62,6 +68,13 @@ void rss_now(size_t *resident, size_t *shared) {
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   *resident = res * page;
   *shared = shr * page;
+}
+
+double cpu_seconds() {
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
+         ru.ru_stime.tv_usec / 1e6;
 }
 
 int load_mode(const std::string &path, unsigned threads, int repeat) {
@@ -82,15 +95,17 @@ int load_mode(const std::string &path, unsigned threads, int repeat) {
   size_t base_res, base_shr;
   rss_now(&base_res, &base_shr);
   const size_t base_anon = base_res - base_shr;
-  double best = 1e30;
+  double best = 1e30, best_cpu = 1e30, best_index = 1e30;
   size_t samples = 0, sample_bytes = 0, stacks = 0, frames = 0;
   std::string producer;
   for (int k = 0; k < repeat; k++) {
     LoadOptions o;
     o.threads = threads;
+    const double c0 = cpu_seconds();
     auto t0 = std::chrono::steady_clock::now();
     LoadResult r = load_profile_file(path, o);
     auto t1 = std::chrono::steady_clock::now();
+    const double c1 = cpu_seconds();
     if (!r.ok()) {
       done = true;
       sampler.join();
@@ -98,19 +113,27 @@ int load_mode(const std::string &path, unsigned threads, int repeat) {
       return 1;
     }
     best = std::min(best, std::chrono::duration<double>(t1 - t0).count());
+    best_cpu = std::min(best_cpu, c1 - c0);
     samples = r.profile->sample_count();
     sample_bytes = r.profile->sample_bytes();
     stacks = r.profile->stack_count();
     frames = r.profile->frames.size();
+    std::shared_ptr<const Profile> shared(std::move(r.profile));
+    auto t2 = std::chrono::steady_clock::now();
+    auto index = ProfileIndex::build(shared, nullptr, threads);
+    auto t3 = std::chrono::steady_clock::now();
+    best_index = std::min(best_index, std::chrono::duration<double>(t3 - t2).count());
   }
   done = true;
   sampler.join();
   struct rusage ru {};
   getrusage(RUSAGE_SELF, &ru);
   const double size = static_cast<double>(std::filesystem::file_size(path));
-  printf("threads=%u seconds=%.3f MB/s=%.1f samples=%zu samples/s=%.0f bytes/sample=%.2f "
-         "stacks=%zu frames=%zu file_MB=%.1f peak_rss_MB=%.1f peak_heap_MB=%.1f\n",
-         threads, best, size / best / 1e6, samples, samples / best,
+  printf("threads=%u seconds=%.3f MB/s=%.1f cpu_seconds=%.3f MB/cpu_s=%.1f index_seconds=%.3f "
+         "MB/s_with_index=%.1f samples=%zu samples/s=%.0f bytes/sample=%.2f stacks=%zu "
+         "frames=%zu file_MB=%.1f peak_rss_MB=%.1f peak_heap_MB=%.1f\n",
+         threads, best, size / best / 1e6, best_cpu, size / best_cpu / 1e6, best_index,
+         size / (best + best_index) / 1e6, samples, samples / best,
          samples ? static_cast<double>(sample_bytes) / samples : 0.0, stacks, frames, size / 1e6,
          ru.ru_maxrss / 1024.0,
          (peak_anon.load() > base_anon ? peak_anon.load() - base_anon : 0) / 1e6);
@@ -136,12 +159,14 @@ int main(int argc, char **argv) {
     if (e.is_regular_file() && e.path().extension() == ".jfr") files.push_back(e.path().string());
   std::sort(files.begin(), files.end());
   for (const std::string &f : files)
-    for (unsigned threads : {1u, 2u})
-      benchmark::RegisterBenchmark(("jfr_load/" + std::filesystem::path(f).filename().string() +
-                                    "/threads:" + std::to_string(threads))
-                                       .c_str(),
-                                   BM_JfrLoad, f, threads)
-          ->Unit(benchmark::kMillisecond);
+    for (bool index : {false, true})
+      for (unsigned threads : {1u, 2u})
+        benchmark::RegisterBenchmark((std::string(index ? "jfr_load_index/" : "jfr_load/") +
+                                      std::filesystem::path(f).filename().string() +
+                                      "/threads:" + std::to_string(threads))
+                                         .c_str(),
+                                     BM_JfrLoad, f, threads, index)
+            ->Unit(benchmark::kMillisecond);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# End-to-end JFR load benchmark. Records real JDK Flight Recorder files from a busy
+# multi-threaded program (1 ms execution sampling, allocation, monitor and park events; see
+# bench/jfr_load_workload.java), concatenates them to >= 200 MB under BUILD/bench-data/ (not
+# committed, reused when present), then measures in one run:
+#   - hotlines: mmap + parse + model, and the query index, on 1 and 2 threads (best of 3):
+#     MB/s (wall and per CPU second), samples/s, bytes/sample, peak heap;
+#   - peak RSS of `hotlines info FILE` (the mapped file's pages count in RSS);
+#   - the JDK's `jfr summary` and `jfr print --events jdk.ExecutionSample` on the same file,
+#     and the ratios.
+# Usage: bench/jfr_load.sh [BUILD_DIR]   (default: build; needs jfr_load_bench and hotlines)
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$root/build}" && pwd)
+bench=$build/bench/jfr_load_bench
+hotlines=$build/hotlines
+for exe in "$bench" "$hotlines"; do
+  [ -x "$exe" ] || { echo "missing $exe: build the jfr_load_bench and hotlines targets" >&2; exit 1; }
+done
+for tool in java javac jfr; do
+  command -v $tool > /dev/null || { echo "missing $tool (a JDK is needed)" >&2; exit 1; }
+done
+
+data=$build/bench-data
+big=$data/jfr-bench.jfr
+target=$((200 * 1000 * 1000))
+mkdir -p "$data"
+
+if [ ! -s "$big" ] || [ "$(stat -c %s "$big")" -lt $target ]; then
+  echo "== recording (about a minute)"
+  work=$data/workload
+  mkdir -p "$work"
+  cp "$root/bench/jfr_load_workload.java" "$work/Workload.java"
+  javac -d "$work" "$work/Workload.java"
+  cat > "$work/bench.jfc" <<'EOF'
+<?xml version="1.0" encoding="UTF-8"?>
+<configuration version="2.0">
+  <event name="jdk.ExecutionSample"><setting name="enabled">true</setting><setting name="period">1 ms</setting></event>
+  <event name="jdk.NativeMethodSample"><setting name="enabled">true</setting><setting name="period">20 ms</setting></event>
+  <event name="jdk.ObjectAllocationInNewTLAB"><setting name="enabled">true</setting><setting name="stackTrace">true</setting></event>
+  <event name="jdk.ObjectAllocationOutsideTLAB"><setting name="enabled">true</setting><setting name="stackTrace">true</setting></event>
+  <event name="jdk.ObjectAllocationSample"><setting name="enabled">true</setting><setting name="stackTrace">true</setting><setting name="throttle">1000/s</setting></event>
+  <event name="jdk.JavaMonitorEnter"><setting name="enabled">true</setting><setting name="stackTrace">true</setting><setting name="threshold">0 ms</setting></event>
+  <event name="jdk.ThreadPark"><setting name="enabled">true</setting><setting name="stackTrace">true</setting><setting name="threshold">0 ms</setting></event>
+  <event name="jdk.JVMInformation"><setting name="enabled">true</setting><setting name="period">beginChunk</setting></event>
+</configuration>
+EOF
+  # Two different recordings (thread counts and durations), default 12 MB chunks.
+  (cd "$work" && java -XX:StartFlightRecording=filename=$data/rec-a.jfr,settings=bench.jfc Workload 25 8 > /dev/null)
+  (cd "$work" && java -XX:StartFlightRecording=filename=$data/rec-b.jfr,settings=bench.jfc Workload 15 4 > /dev/null)
+  rm -f "$big"
+  while [ ! -s "$big" ] || [ "$(stat -c %s "$big")" -lt $target ]; do
+    cat "$data/rec-a.jfr" "$data/rec-b.jfr" >> "$big"
+  done
+fi
+
+size=$(stat -c %s "$big")
+echo "== file: $big"
+echo "size_MB=$(awk "BEGIN{printf \"%.1f\", $size/1e6}") $(jfr summary "$big" | grep -E '^ Chunks:' | tr -s ' ')"
+jfr summary "$big" | grep -E 'jdk\.(ExecutionSample|ObjectAllocation|JavaMonitorEnter|ThreadPark|NativeMethodSample) ' || true
+
+echo "== hotlines (mmap + parse + model; then the query index), best of 3"
+one=$("$bench" --load "$big" --threads 1 --repeat 3)
+two=$("$bench" --load "$big" --threads 2 --repeat 3)
+echo "$one"
+echo "$two"
+field() { sed -n "s/.*[[:space:]]$1=\([^[:space:]]*\).*/\1/p" <<< "$2"; }
+t1=$(field seconds "$one")
+t2=$(field seconds "$two")
+
+echo "== peak RSS of hotlines info (the mapped file counts in RSS)"
+/usr/bin/time -f "hotlines_info_seconds=%e peak_rss_MB=%M" "$hotlines" info "$big" 2>&1 > /dev/null |
+  awk -F'peak_rss_MB=' '{ if (NF > 1) printf "%speak_rss_MB=%.1f\n", $1, $2/1024; else print }'
+
+echo "== the JDK's tools on the same file"
+ts=$( { /usr/bin/time -f "%e" jfr summary "$big" > /dev/null; } 2>&1 | tail -1)
+tp=$( { /usr/bin/time -f "%e" jfr print --events jdk.ExecutionSample "$big" > /dev/null; } 2>&1 | tail -1)
+echo "jfr_summary_seconds=$ts jfr_print_execution_samples_seconds=$tp"
+awk -v ts="$ts" -v tp="$tp" -v t1="$t1" -v t2="$t2" 'BEGIN {
+  printf "ratio jfr_summary/hotlines: %.1fx (1 thread) %.1fx (2 threads)\n", ts / t1, ts / t2
+  printf "ratio jfr_print/hotlines:   %.1fx (1 thread) %.1fx (2 threads)\n", tp / t1, tp / t2
+}'
