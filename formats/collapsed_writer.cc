@@ -1,4 +1,5 @@
 // Collapsed stacks writer (see collapsed_writer.h).
+// Threading: Pure function over an immutable Profile; safe from any thread.
 #include "formats/collapsed_writer.h"
 
 #include <algorithm>

@@ -1,4 +1,5 @@
 // CalleeShape, node keys and node ids (see callee_shape.h).
+// Threading: Builds once per index (under ProfileIndex's call_once); the result is read-only.
 #include "server/callee_shape.h"
 
 #include "server/child_index.h"

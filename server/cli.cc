@@ -1,4 +1,5 @@
 // The table of CLI subcommands (see cli.h). Commands live in cli_<name>.cc files.
+// Threading: Read-only table; main.cc dispatches on the main thread.
 #include "server/cli.h"
 
 namespace hotlines {

@@ -1,6 +1,7 @@
 // `hotlines diff BEFORE AFTER` or `hotlines diff FILE --before 0s..2s --after 2s..4s`: per
 // function self% (or total% with --total) before and after, the delta in points, and new /
 // gone functions; --file SOURCE diffs the lines of one recorded file instead.
+// Threading: Runs on the CLI's main thread; the views it computes use both cores.
 #include "server/cli_format.h"
 #include "server/cli_input.h"
 #include "server/query_diff.h"

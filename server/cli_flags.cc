@@ -1,4 +1,5 @@
 // The shared CLI flag parser (see cli_flags.h).
+// Threading: Single-threaded (the CLI's main thread).
 #include "server/cli_flags.h"
 
 #include <charconv>

@@ -1,4 +1,5 @@
 // CLI text formatting (see cli_format.h).
+// Threading: Single-threaded (the CLI's main thread).
 #include "server/cli_format.h"
 
 #include <cstdio>

@@ -1,4 +1,5 @@
 // Shared CLI plumbing (see cli_input.h).
+// Threading: Single-threaded (the CLI's main thread); view computation uses both cores.
 #include "server/cli_input.h"
 
 #include "formats/loader.h"

@@ -1,6 +1,7 @@
 // `hotlines lines FILE`: per-line weights — of a method (-m), of one recorded source file
 // (--file org/acme/shop/Pricing.java), the list of recorded files (--files), or the hottest
 // lines of the whole view.
+// Threading: Runs on the CLI's main thread; filtered views use both cores.
 #include "server/cli_format.h"
 #include "server/cli_input.h"
 #include "server/query_lines.h"

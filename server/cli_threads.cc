@@ -1,5 +1,6 @@
 // `hotlines threads FILE`: threads by weight; names that differ only in a trailing number
 // are grouped (`pool-1-thread-*`) unless --no-group.
+// Threading: Runs on the CLI's main thread; filtered views use both cores.
 #include "server/cli_format.h"
 #include "server/cli_input.h"
 #include "server/query_threads.h"

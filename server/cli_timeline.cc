@@ -1,5 +1,6 @@
 // `hotlines timeline FILE`: samples over time in buckets with a bar, each bucket's hottest
 // function and peaks; --compare EVENT puts a second event (cpu vs wall) beside it.
+// Threading: Runs on the CLI's main thread; the timeline pass uses both cores.
 #include "server/cli_format.h"
 #include "server/cli_input.h"
 #include "server/query_timeline.h"

@@ -1,4 +1,5 @@
 // Tree output for the CLI (see cli_tree_print.h).
+// Threading: Single-threaded (the CLI's main thread).
 #include "server/cli_tree_print.h"
 
 #include "server/cli_format.h"

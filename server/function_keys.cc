@@ -1,4 +1,5 @@
 // FunctionKeys (see function_keys.h).
+// Threading: Built once per profile and grouping; read-only afterwards, any thread.
 #include "server/function_keys.h"
 
 #include "server/name_pattern.h"

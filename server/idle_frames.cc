@@ -1,4 +1,5 @@
 // The idle leaf list (see idle_frames.h).
+// Threading: Constant tables; any thread.
 #include "server/idle_frames.h"
 
 #include <algorithm>

@@ -1,4 +1,5 @@
 // Self/total sums over a weighted stack tree (see key_map.h).
+// Threading: Pure functions over immutable trees and weights; any thread.
 #include "server/key_map.h"
 
 namespace hotlines {

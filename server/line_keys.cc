@@ -1,4 +1,5 @@
 // LineKeys and recorded file keys (see line_keys.h).
+// Threading: Built once per profile; read-only afterwards, any thread.
 #include "server/line_keys.h"
 
 #include "formats/jvm_names.h"

@@ -1,4 +1,5 @@
 // materialize_view (see materialize_view.h).
+// Threading: Pure function; any thread (one pass, on the calling thread).
 #include "server/materialize_view.h"
 
 #include "server/view_filter.h"

@@ -1,4 +1,5 @@
 // NamePattern (see name_pattern.h).
+// Threading: Immutable after construction; any thread.
 #include "server/name_pattern.h"
 
 namespace hotlines {

@@ -1,4 +1,6 @@
 // Building a ProfileIndex (see profile_index.h).
+// Threading: build() runs on one thread (its sample passes on both cores); the lazy parts use
+// call_once.
 #include "server/profile_index.h"
 
 #include "server/callee_shape.h"

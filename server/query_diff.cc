@@ -1,4 +1,5 @@
 // Function and line diffs (see query_diff.h).
+// Threading: Pure functions over immutable views; any thread.
 #include "server/query_diff.h"
 
 #include "server/function_keys.h"

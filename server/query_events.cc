@@ -1,4 +1,5 @@
 // Event listing (see query_events.h).
+// Threading: Pure function; any thread.
 #include "server/query_events.h"
 
 namespace hotlines {

@@ -1,4 +1,5 @@
 // Hot functions and name suggestions (see query_hot.h).
+// Threading: Pure functions over immutable views; any thread.
 #include "server/query_hot.h"
 
 #include "server/function_keys.h"

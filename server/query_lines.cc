@@ -1,4 +1,5 @@
 // Line tables, recorded files and hot lines (see query_lines.h).
+// Threading: Pure functions over immutable views; any thread.
 #include "server/query_lines.h"
 
 #include "server/flat_map.h"

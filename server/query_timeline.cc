@@ -1,4 +1,5 @@
 // Timeline buckets (see query_timeline.h).
+// Threading: Any thread; the bucket pass splits the samples over both cores, one accumulator each.
 #include "server/query_timeline.h"
 
 #include "server/flat_map.h"

@@ -1,4 +1,5 @@
 // StackTree (see stack_tree.h).
+// Threading: Built on one thread; immutable afterwards, any thread.
 #include "server/stack_tree.h"
 
 #include "server/child_index.h"

@@ -1,4 +1,5 @@
 // Compiling a View into a SampleFilter (see view_filter.h).
+// Threading: compile() on one thread; for_each() on disjoint ranges from several.
 #include "server/view_filter.h"
 
 #include "server/idle_frames.h"

@@ -1,4 +1,5 @@
 // ViewWeights accessors and compute_view(): the parallel pass over an event's samples.
+// Threading: Any thread; one worker per core, each with its own accumulators, merged by the caller.
 #include "server/view_weights.h"
 
 #include "server/parallel.h"
