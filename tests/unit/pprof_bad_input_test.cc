@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 using namespace hotlines;
 using namespace hotlines::test;
 
@@ -210,4 +212,33 @@ TEST(PprofBadInput, CancelledLoadStops) {
   LoadResult r = read_pprof(pp.bytes(), o);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error, "cancelled");
+}
+
+TEST(PprofBadInput, ManySampleTypesAndThreadsStayLinear) {
+  // 20000 sample types and 20000 distinct threads: grouping, naming and thread creation must
+  // not be quadratic (a crafted file should not hang the server).
+  ProtoProfile pp;
+  const int n = 20000;
+  for (int i = 0; i < n; i++) pp.type("t" + std::to_string(i % 5000), "count");
+  uint64_t f = pp.frame("main.f", 1);
+  std::vector<int64_t> values(n, 1);
+  for (int i = 0; i < n; i++) {
+    auto *s = pp.sample({f}, i == 0 ? values : std::vector<int64_t>(n, 0));
+    pp.num_label(s, "thread_id", i);
+    if (i > 50) break; // enough samples; the types dominate
+  }
+  ProtoProfile threads;
+  threads.type("samples", "count");
+  uint64_t g = threads.frame("main.g", 1);
+  for (int i = 0; i < n; i++) threads.num_label(threads.sample({g}, {1}), "thread_id", i);
+  auto t0 = std::chrono::steady_clock::now();
+  LoadResult a = read_pprof(pp.bytes());
+  LoadResult b = read_pprof(threads.bytes());
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_TRUE(a.ok()) << a.describe();
+  ASSERT_TRUE(b.ok()) << b.describe();
+  EXPECT_EQ(a.profile->events.size(), static_cast<size_t>(n));
+  EXPECT_EQ(a.profile->check_valid(), "");
+  EXPECT_EQ(b.profile->threads.size(), static_cast<size_t>(n));
+  EXPECT_LT(s, 10.0);
 }

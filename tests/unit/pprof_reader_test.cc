@@ -152,6 +152,7 @@ TEST(PprofReader, SampleColumnsStayCompact) {
     ASSERT_GT(p->sample_count(), 0u);
     double per = static_cast<double>(p->sample_bytes()) / p->sample_count();
     EXPECT_LE(per, 24.0) << path;
+    printf("  %-60s %zu samples, %.1f bytes/sample\n", path.c_str(), p->sample_count(), per);
   }
 }
 
