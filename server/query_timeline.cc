@@ -72,6 +72,22 @@ Timeline timeline(const ProfileIndex &index, const View &view, const TimelineOpt
   if (cols.size() < 100000) threads = 1;
   std::vector<BucketAcc> acc(threads);
   const int64_t from = out.from_ns, width = out.bucket_ns;
+  // The leaf function of every tree node, and a bucket index without a 64-bit division per
+  // sample (a floating-point estimate corrected by one step).
+  std::vector<uint32_t> leaf_key;
+  if (o.hot_functions) {
+    leaf_key.resize(tree.size());
+    for (uint32_t n = 0; n < tree.size(); n++) leaf_key[n] = fk.map().of_frame[tree.frame(n)];
+  }
+  const double inverse = 1.0 / static_cast<double>(width);
+  auto bucket_of = [&](int64_t offset) {
+    int64_t b = static_cast<int64_t>(static_cast<double>(offset) * inverse);
+    if (b * width > offset)
+      b--;
+    else if ((b + 1) * width <= offset)
+      b++;
+    return static_cast<size_t>(b);
+  };
   parallel_ranges(cols.size(), threads, [&](unsigned w, size_t b, size_t e) {
     BucketAcc &a = acc[w];
     a.weight.assign(nb, 0);
@@ -84,11 +100,11 @@ Timeline timeline(const ProfileIndex &index, const View &view, const TimelineOpt
     filter.for_each(b, e, cancel, [&](size_t i, uint32_t node, int64_t wt) {
       int64_t t = cols.time[i];
       if (t < from) return;
-      size_t bucket = static_cast<size_t>((t - from) / width);
+      size_t bucket = bucket_of(t - from);
       if (bucket >= nb) return;
       a.weight[bucket] += wt;
       if (!o.hot_functions || node == kNoNode) return;
-      uint32_t key = fk.map().of_frame[tree.frame(node)];
+      uint32_t key = leaf_key[node];
       if (dense)
         a.dense[bucket * nkeys + key] += wt;
       else
@@ -155,7 +171,7 @@ Timeline timeline(const ProfileIndex &index, const View &view, const TimelineOpt
       cf.for_each(b, e, cancel, [&](size_t i, uint32_t, int64_t wt) {
         int64_t t = cc.time[i];
         if (t < from) return;
-        size_t bucket = static_cast<size_t>((t - from) / width);
+        size_t bucket = bucket_of(t - from);
         if (bucket < nb) cw[w][bucket] += wt;
       });
     });
