@@ -30,24 +30,55 @@ F ref(const std::string &name, const std::string &type) {
 struct Options {
   bool compressed = true;
   int checkpoints = 1;
-  bool reorder = false; // declare event fields in an unusual order, with extra fields
+  // Event field order: 0 as the JDK writes them; 1 startTime (and duration) first as the JDK
+  // requires, the others shuffled among extra fields; 2 any order (startTime last).
+  int layout = 0;
   int64_t ticks_per_second = 1'000'000'000;
   std::string exec_setting = "itimer";
 };
 
-void declare_types(JfrTestChunk &c, bool reorder) {
+// The fields of jdk.ExecutionSample and jdk.JavaMonitorEnter in each layout, with the extra
+// fields of layouts 1 and 2 (an inline struct, a string array, floating point, small ints).
+std::vector<std::pair<std::string, std::vector<F>>> event_layouts(int layout) {
+  const F extra("extra", "test.Inner"), names("names", "java.lang.String", false, true);
+  const F ratio("ratio", "double"), tail("tail", "float");
+  if (layout == 0)
+    return {{"jdk.ExecutionSample",
+             {ticks_field("startTime"), ref("sampledThread", "java.lang.Thread"),
+              ref("stackTrace", "jdk.types.StackTrace")}},
+            {"jdk.JavaMonitorEnter",
+             {ticks_field("startTime"), span_field("duration"),
+              ref("eventThread", "java.lang.Thread"), ref("stackTrace", "jdk.types.StackTrace")}}};
+  if (layout == 1)
+    return {{"jdk.ExecutionSample",
+             {ticks_field("startTime"), extra, ref("stackTrace", "jdk.types.StackTrace"), names,
+              ratio, ref("sampledThread", "java.lang.Thread"), tail}},
+            {"jdk.JavaMonitorEnter",
+             {ticks_field("startTime"), span_field("duration"), F("c", "char"),
+              ref("stackTrace", "jdk.types.StackTrace"), F("s", "short"),
+              ref("eventThread", "java.lang.Thread"), F("b", "byte")}}};
+  return {{"jdk.ExecutionSample",
+           {ref("stackTrace", "jdk.types.StackTrace"), extra, names, ratio,
+            ref("sampledThread", "java.lang.Thread"), ticks_field("startTime"), tail}},
+          {"jdk.JavaMonitorEnter",
+           {ref("stackTrace", "jdk.types.StackTrace"), span_field("duration"), F("c", "char"),
+            ref("eventThread", "java.lang.Thread"), F("s", "short"), ticks_field("startTime"),
+            F("b", "byte")}}};
+}
+
+void declare_types(JfrTestChunk &c, int layout) {
   c.declare("java.lang.Thread", {{"osName", "java.lang.String"},
                                  {"osThreadId", "long"},
                                  {"javaName", "java.lang.String"},
                                  {"javaThreadId", "long"}});
-  c.declare("jdk.types.Symbol", {{"string", "java.lang.String"}});
+  c.declare("jdk.types.Symbol", {{"string", "java.lang.String"}}, "", true);
   c.declare("java.lang.Class", {ref("name", "jdk.types.Symbol"), {"modifiers", "int"}});
   c.declare("jdk.types.Method", {ref("type", "java.lang.Class"),
                                  ref("name", "jdk.types.Symbol"),
                                  ref("descriptor", "jdk.types.Symbol"),
                                  {"modifiers", "int"},
                                  {"hidden", "boolean"}});
-  c.declare("jdk.types.FrameType", {{"description", "java.lang.String"}});
+  c.declare("jdk.types.FrameType", {{"description", "java.lang.String"}}, "", true);
   c.declare("jdk.types.StackFrame", {ref("method", "jdk.types.Method"),
                                      {"lineNumber", "int"},
                                      {"bytecodeIndex", "int"},
@@ -55,35 +86,9 @@ void declare_types(JfrTestChunk &c, bool reorder) {
   c.declare("jdk.types.StackTrace",
             {{"truncated", "boolean"}, F{"frames", "jdk.types.StackFrame", false, true, {}}});
   c.declare("test.Inner", {{"x", "int"}, {"y", "java.lang.String"}});
-  if (!reorder) {
-    c.declare("jdk.ExecutionSample",
-              {ticks_field("startTime"), ref("sampledThread", "java.lang.Thread"),
-               ref("stackTrace", "jdk.types.StackTrace")},
-              "jdk.jfr.Event");
-    c.declare("jdk.JavaMonitorEnter",
-              {ticks_field("startTime"), span_field("duration"),
-               ref("eventThread", "java.lang.Thread"), ref("stackTrace", "jdk.types.StackTrace")},
-              "jdk.jfr.Event");
-  } else {
-    c.declare("jdk.ExecutionSample",
-              {ref("stackTrace", "jdk.types.StackTrace"),
-               {"extra", "test.Inner"},
-               F{"names", "java.lang.String", false, true, {}},
-               {"ratio", "double"},
-               ref("sampledThread", "java.lang.Thread"),
-               ticks_field("startTime"),
-               {"tail", "float"}},
-              "jdk.jfr.Event");
-    c.declare("jdk.JavaMonitorEnter",
-              {ref("stackTrace", "jdk.types.StackTrace"),
-               span_field("duration"),
-               {"c", "char"},
-               ref("eventThread", "java.lang.Thread"),
-               {"s", "short"},
-               ticks_field("startTime"),
-               {"b", "byte"}},
-              "jdk.jfr.Event");
-  }
+  // Fields of the two events whose layout varies, in the order of `layout`.
+  for (const auto &[event, fields] : event_layouts(layout))
+    c.declare(event, fields, "jdk.jfr.Event");
   c.declare("profiler.WallClockSample",
             {ticks_field("startTime"),
              ref("sampledThread", "java.lang.Thread"),
@@ -105,7 +110,8 @@ void declare_types(JfrTestChunk &c, bool reorder) {
              {"value", "java.lang.String"}},
             "jdk.jfr.Event");
   c.declare("test.Odd",
-            {{"inner", "test.Inner"},
+            {ticks_field("startTime"),
+             {"inner", "test.Inner"},
              F{"names", "java.lang.String", false, true, {}},
              {"f", "float"},
              {"d", "double"},
@@ -197,24 +203,67 @@ void write_pools(JfrTestChunk &c) {
   stack(3, {});
 }
 
-void exec_sample(JfrTestChunk &c, bool reorder, int64_t ticks, int64_t thread, int64_t stack) {
+void write_extras(JfrBytes &b) { // extra, names, ratio
+  b.i32(42);                     // extra.x
+  b.str("inner", Enc::utf16);    // extra.y
+  b.i32(2);                      // names[]
+  b.str("a", Enc::latin1);
+  b.str("b", Enc::pool, 77);
+  b.f64(0.5);
+}
+
+void exec_sample(JfrTestChunk &c, int layout, int64_t ticks, int64_t thread, int64_t stack) {
   c.event("jdk.ExecutionSample", [=](JfrBytes &b) {
-    if (!reorder) {
+    if (layout == 0) {
       b.i64(ticks);
       b.i64(thread);
       b.i64(stack);
-      return;
+    } else if (layout == 1) {
+      b.i64(ticks);
+      b.i32(42);
+      b.str("inner", Enc::utf16);
+      b.i64(stack);
+      b.i32(2);
+      b.str("a", Enc::latin1);
+      b.str("b", Enc::pool, 77);
+      b.f64(0.5);
+      b.i64(thread);
+      b.f32(1.5f);
+    } else {
+      b.i64(stack);
+      write_extras(b);
+      b.i64(thread);
+      b.i64(ticks);
+      b.f32(1.5f);
     }
-    b.i64(stack);
-    b.i32(42);                  // extra.x
-    b.str("inner", Enc::utf16); // extra.y
-    b.i32(2);                   // names[]
-    b.str("a", Enc::latin1);
-    b.str("b", Enc::pool, 77);
-    b.f64(0.5);
-    b.i64(thread);
-    b.i64(ticks);
-    b.f32(1.5f);
+  });
+}
+
+void monitor_enter(JfrTestChunk &c, int layout, int64_t ticks, int64_t duration, int64_t thread,
+                   int64_t stack) {
+  c.event("jdk.JavaMonitorEnter", [=](JfrBytes &b) {
+    if (layout == 0) {
+      b.i64(ticks);
+      b.i64(duration);
+      b.i64(thread);
+      b.i64(stack);
+    } else if (layout == 1) {
+      b.i64(ticks);
+      b.i64(duration);
+      b.i16(66);
+      b.i64(stack);
+      b.i16(-1);
+      b.i64(thread);
+      b.u8(1);
+    } else {
+      b.i64(stack);
+      b.i64(duration);
+      b.i16(66);
+      b.i64(thread);
+      b.i16(-1);
+      b.i64(ticks);
+      b.u8(1);
+    }
   });
 }
 
@@ -222,7 +271,7 @@ std::string make_recording(const Options &o) {
   JfrTestChunk c(o.compressed);
   c.checkpoints = o.checkpoints;
   c.ticks_per_second = o.ticks_per_second;
-  declare_types(c, o.reorder);
+  declare_types(c, o.layout);
   write_pools(c);
   const int64_t t0 = c.start_ticks;
   c.event("jdk.ActiveSetting", [&](JfrBytes &b) {
@@ -231,12 +280,13 @@ std::string make_recording(const Options &o) {
     b.str("event");
     b.str(o.exec_setting, Enc::utf16);
   });
-  exec_sample(c, o.reorder, t0 + 1000, 1, 1);
-  exec_sample(c, o.reorder, t0 + 2000, 2, 2);
-  exec_sample(c, o.reorder, t0 + 3000, 3, 3);
-  exec_sample(c, o.reorder, t0 + 4000, 4, 99); // stack 99 is missing
-  exec_sample(c, o.reorder, t0 + 5000, 5, 1);  // thread 5 is missing
-  c.event("test.Odd", [](JfrBytes &b) {
+  exec_sample(c, o.layout, t0 + 1000, 1, 1);
+  exec_sample(c, o.layout, t0 + 2000, 2, 2);
+  exec_sample(c, o.layout, t0 + 3000, 3, 3);
+  exec_sample(c, o.layout, t0 + 4000, 4, 99); // stack 99 is missing
+  exec_sample(c, o.layout, t0 + 5000, 5, 1);  // thread 5 is missing
+  c.event("test.Odd", [&](JfrBytes &b) {
+    b.i64(t0);
     b.i32(7);
     b.str("y", Enc::utf8);
     b.i32(3);
@@ -265,22 +315,7 @@ std::string make_recording(const Options &o) {
       b.i64(alloc);
       b.i64(tlab);
     });
-  c.event("jdk.JavaMonitorEnter", [&](JfrBytes &b) {
-    if (!o.reorder) {
-      b.i64(t0 + 5000);
-      b.i64(2500);
-      b.i64(2);
-      b.i64(2);
-      return;
-    }
-    b.i64(2);
-    b.i64(2500);
-    b.i16(66);
-    b.i64(2);
-    b.i16(-1);
-    b.i64(t0 + 5000);
-    b.u8(1);
-  });
+  monitor_enter(c, o.layout, t0 + 5000, 2500, 2, 2);
   // An event type the metadata does not declare: skipped by its size.
   JfrBytes unknown(o.compressed);
   unknown.i64(9999);
@@ -391,15 +426,15 @@ TEST(JfrSynthetic, SameProfileWhateverTheEncodingAndLayout) {
   ASSERT_FALSE(base.empty());
   for (bool compressed : {true, false})
     for (int checkpoints : {1, 4})
-      for (bool reorder : {false, true}) {
+      for (int layout : {0, 1, 2}) {
         Options o;
         o.compressed = compressed;
         o.checkpoints = checkpoints;
-        o.reorder = reorder;
+        o.layout = layout;
         LoadResult r = load(make_recording(o), 2);
         std::string what = "compressed=" + std::to_string(compressed) +
                            " checkpoints=" + std::to_string(checkpoints) +
-                           " reorder=" + std::to_string(reorder);
+                           " layout=" + std::to_string(layout);
         ASSERT_TRUE(r.ok()) << what << ": " << r.describe();
         EXPECT_EQ(r.profile->check_valid(), "") << what;
         EXPECT_TRUE(expect_same_aggregate(base, model_aggregate(*r.profile), what));
@@ -425,10 +460,10 @@ TEST(JfrSynthetic, HardwareCounterSettingNamesExecutionSamplesAcrossChunks) {
   // A second chunk of the same recording without settings, starting 10 s later.
   JfrTestChunk c;
   c.start_nanos += 10'000'000'000;
-  declare_types(c, false);
+  declare_types(c, 0);
   write_pools(c);
-  exec_sample(c, false, c.start_ticks + 10, 1, 1);
-  exec_sample(c, false, c.start_ticks + 20, 1, 2);
+  exec_sample(c, 0, c.start_ticks + 10, 1, 1);
+  exec_sample(c, 0, c.start_ticks + 20, 1, 2);
   std::string b = c.bytes();
   Options cpu_clock;
   cpu_clock.exec_setting = "cpu-clock";
@@ -453,7 +488,7 @@ TEST(JfrSynthetic, ConcatenatedRecordingsKeepTheirOwnConstantPools) {
   // Two recordings using the same keys for different things: each chunk resolves its own.
   std::string first = make_recording({});
   JfrTestChunk c;
-  declare_types(c, false);
+  declare_types(c, 0);
   c.pool("jdk.types.FrameType", 0, [](JfrBytes &b) { b.str("Interpreted"); });
   c.pool("jdk.types.Symbol", 1, [](JfrBytes &b) { b.str("other/Thing"); });
   c.pool("jdk.types.Symbol", 2, [](JfrBytes &b) { b.str("work"); });
@@ -482,7 +517,7 @@ TEST(JfrSynthetic, ConcatenatedRecordingsKeepTheirOwnConstantPools) {
     b.i32(0);
     b.i64(0);
   });
-  exec_sample(c, false, c.start_ticks + 1, 1, 1);
+  exec_sample(c, 0, c.start_ticks + 1, 1, 1);
   LoadResult r = load(first + c.bytes());
   ASSERT_TRUE(r.ok()) << r.describe();
   const Profile &p = *r.profile;
@@ -529,4 +564,24 @@ TEST(JfrSynthetic, ReportsProgressAndHonoursCancellation) {
   LoadResult r = read_jfr(bytes, c);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error, "cancelled");
+}
+
+TEST(JfrSynthetic, TheJdkReadsTheWriterAlikeOnEveryEncoding) {
+  // The JDK's own parser on the synthetic recording (compressed integers: the JDK reads no
+  // others) gives the same aggregates as the reader: the writer and the reader agree with it
+  // on UTF-16, Latin-1 and pooled strings, shuffled fields and unknown types. (The JDK needs
+  // startTime first in events, so the free layout 2 is the reader's alone.)
+  for (int layout : {0, 1}) {
+    Options o;
+    o.layout = layout;
+    o.checkpoints = 3;
+    const std::string bytes = make_recording(o);
+    TempDir dir;
+    const std::string path = dir.file("synthetic.jfr");
+    write_file(path, bytes);
+    LoadResult r = load(bytes);
+    ASSERT_TRUE(r.ok()) << r.describe();
+    EXPECT_TRUE(expect_same_aggregate(oracle_aggregate_file(path), model_aggregate(*r.profile),
+                                      "layout " + std::to_string(layout)));
+  }
 }

@@ -144,6 +144,7 @@ struct JfrTestClass {
   int64_t id = 0;
   std::string name;
   std::string super_type;
+  bool simple = false; // simpleType="true": a wrapper of its single field (Symbol, FrameType)
   std::vector<JfrTestField> fields;
 };
 
@@ -154,8 +155,11 @@ public:
     for (const char *p :
          {"boolean", "byte", "char", "short", "int", "long", "float", "double", "java.lang.String"})
       declare(p, {});
-    declare("jdk.jfr.Timestamp", {}, "java.lang.annotation.Annotation");
-    declare("jdk.jfr.Timespan", {}, "java.lang.annotation.Annotation");
+    // Annotation classes declare their members, as the JDK's own metadata does.
+    declare("jdk.jfr.Timestamp", {JfrTestField("value", "java.lang.String")},
+            "java.lang.annotation.Annotation");
+    declare("jdk.jfr.Timespan", {JfrTestField("value", "java.lang.String")},
+            "java.lang.annotation.Annotation");
   }
 
   int64_t start_nanos = 1'700'000'000'000'000'000;
@@ -166,11 +170,12 @@ public:
   bool final_chunk = true;
 
   int64_t declare(const std::string &name, std::vector<JfrTestField> fields,
-                  const std::string &super_type = "") {
+                  const std::string &super_type = "", bool simple = false) {
     JfrTestClass c;
     c.id = next_id_++;
     c.name = name;
     c.super_type = super_type;
+    c.simple = simple;
     c.fields = std::move(fields);
     classes_.push_back(std::move(c));
     return classes_.back().id;
@@ -281,6 +286,7 @@ private:
     for (const JfrTestClass &c : classes_) {
       Element ce{"class", {{"id", std::to_string(c.id)}, {"name", c.name}}, {}};
       if (!c.super_type.empty()) ce.attrs.emplace_back("superType", c.super_type);
+      if (c.simple) ce.attrs.emplace_back("simpleType", "true");
       for (const JfrTestField &f : c.fields) {
         Element fe{"field", {{"name", f.name}, {"class", std::to_string(id(f.type))}}, {}};
         if (f.pool) fe.attrs.emplace_back("constantPool", "true");
