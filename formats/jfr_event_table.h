@@ -32,8 +32,4 @@ const JfrEventRule *find_jfr_event_rule(std::string_view jfr_type);
 // cpu, itimer, ctimer and cpu-clock are "cpu"; anything else keeps its name.
 std::string jfr_execution_event_name(std::string_view setting);
 
-// The JFR type whose samples are named by the recording; used as a placeholder event name
-// until the chunk's setting is known.
-inline constexpr std::string_view kJfrExecutionSample = "jdk.ExecutionSample";
-
 } // namespace hotlines

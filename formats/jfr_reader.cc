@@ -14,8 +14,10 @@
 #include <algorithm>
 #include <condition_variable>
 #include <cstring>
+#include <exception>
 #include <functional>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 namespace hotlines {
@@ -24,7 +26,8 @@ namespace {
 
 // Runs work(i) for i in [0, n) on `threads` workers and consume(i) on the calling thread in
 // order of i. Workers stay a few items ahead of consume, which bounds what is held in memory.
-// Stops early (returning false) when consume returns false.
+// Stops early (returning false) when consume returns false. work must not throw; an exception
+// from consume is rethrown once the workers are joined.
 bool run_in_order(size_t n, unsigned threads, const std::function<void(size_t)> &work,
                   const std::function<bool(size_t)> &consume) {
   if (threads <= 1 || n <= 1) {
@@ -41,31 +44,44 @@ bool run_in_order(size_t n, unsigned threads, const std::function<void(size_t)> 
   bool stop = false;
   const size_t window = threads + 1;
   std::vector<std::thread> workers;
-  for (unsigned w = 0; w < threads; w++)
-    workers.emplace_back([&] {
-      for (;;) {
-        size_t i;
-        {
-          std::unique_lock<std::mutex> lock(mu);
-          cv.wait(lock, [&] { return stop || next >= n || next < consumed + window; });
-          if (stop || next >= n) return;
-          i = next++;
-        }
-        work(i);
-        {
-          std::lock_guard<std::mutex> lock(mu);
-          done[i] = 1;
-        }
-        cv.notify_all();
+  auto worker = [&] {
+    for (;;) {
+      size_t i;
+      {
+        std::unique_lock<std::mutex> lock(mu);
+        cv.wait(lock, [&] { return stop || next >= n || next < consumed + window; });
+        if (stop || next >= n) return;
+        i = next++;
       }
-    });
+      work(i);
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        done[i] = 1;
+      }
+      cv.notify_all();
+    }
+  };
+  for (unsigned w = 0; w < threads; w++) {
+    try {
+      workers.emplace_back(worker);
+    } catch (const std::system_error &) {
+      break; // no more threads: the ones we have will do
+    }
+  }
+  if (workers.empty()) return run_in_order(n, 1, work, consume);
   bool ok = true;
+  std::exception_ptr failed;
   for (size_t i = 0; i < n && ok; i++) {
     {
       std::unique_lock<std::mutex> lock(mu);
       cv.wait(lock, [&] { return done[i] != 0; });
     }
-    ok = consume(i);
+    try {
+      ok = consume(i);
+    } catch (...) {
+      failed = std::current_exception();
+      ok = false;
+    }
     {
       std::lock_guard<std::mutex> lock(mu);
       consumed = i + 1;
@@ -74,6 +90,7 @@ bool run_in_order(size_t n, unsigned threads, const std::function<void(size_t)> 
     cv.notify_all();
   }
   for (std::thread &t : workers) t.join();
+  if (failed) std::rethrow_exception(failed);
   return ok;
 }
 
@@ -166,7 +183,9 @@ int default_event(const Profile &p, const std::string &exec_name) {
 
 } // namespace
 
-LoadResult read_jfr(std::string_view data, const LoadOptions &options) {
+namespace {
+
+LoadResult read_chunks(std::string_view data, const LoadOptions &options) {
   JfrChunkList list = scan_jfr_chunks(data);
   if (list.chunks.empty())
     return LoadResult::failure(list.problem.empty() ? "empty JFR file" : list.problem,
@@ -195,12 +214,17 @@ LoadResult read_jfr(std::string_view data, const LoadOptions &options) {
   run_in_order(
       n, threads,
       [&](size_t i) {
-        JfrChunkReader reader(data, list.chunks[i], start, options, &metadata_cache);
-        if (!reader.survey()) {
-          chunks[i].error = reader.error();
-          chunks[i].error_offset = reader.error_offset();
+        try {
+          JfrChunkReader reader(data, list.chunks[i], start, options, &metadata_cache);
+          if (!reader.survey()) {
+            chunks[i].error = reader.error();
+            chunks[i].error_offset = reader.error_offset();
+          }
+          chunks[i].info = reader.info();
+        } catch (const std::exception &e) { // out of memory
+          chunks[i].error = std::string("cannot read JFR chunk: ") + e.what();
+          chunks[i].error_offset = static_cast<int64_t>(list.chunks[i].offset);
         }
-        chunks[i].info = reader.info();
       },
       [&](size_t i) { return !chunk_failed(i); });
   if (!failure.error.empty()) return failure;
@@ -260,21 +284,27 @@ LoadResult read_jfr(std::string_view data, const LoadOptions &options) {
   run_in_order(
       n, threads,
       [&](size_t i) {
-        ChunkWork &c = chunks[i];
-        ProfileBuilder *tables = &out;
-        if (i > 0) {
-          c.builder = std::make_unique<ProfileBuilder>();
-          tables = c.builder.get();
-        }
-        JfrChunkReader reader(data, list.chunks[i], start, options, &metadata_cache);
-        if (!reader.read(*tables, c.range_of_type, c.ranges)) {
-          c.error = reader.error();
-          c.error_offset = reader.error_offset();
-        }
-        c.info = reader.info();
-        if (c.builder) {
-          c.tables = c.builder->finish();
-          c.builder.reset();
+        try {
+          ChunkWork &c = chunks[i];
+          ProfileBuilder *tables = &out;
+          if (i > 0) {
+            c.builder = std::make_unique<ProfileBuilder>();
+            tables = c.builder.get();
+          }
+          JfrChunkReader reader(data, list.chunks[i], start, options, &metadata_cache);
+          if (!reader.read(*tables, c.range_of_type, c.ranges)) {
+            c.error = reader.error();
+            c.error_offset = reader.error_offset();
+          }
+          c.info = reader.info();
+          if (c.builder) {
+            c.tables = c.builder->finish();
+            c.builder.reset();
+          }
+        } catch (const std::exception &e) { // out of memory
+          chunks[i].error = std::string("cannot read JFR chunk: ") + e.what();
+          chunks[i].error_offset = static_cast<int64_t>(list.chunks[i].offset);
+          chunks[i].builder.reset();
         }
       },
       [&](size_t i) {
@@ -366,6 +396,16 @@ LoadResult read_jfr(std::string_view data, const LoadOptions &options) {
                                       list.problem_offset, -1});
   md.default_event = p.events.empty() ? 0 : default_event(p, exec_name);
   return LoadResult::success(std::move(profile));
+}
+
+} // namespace
+
+LoadResult read_jfr(std::string_view data, const LoadOptions &options) {
+  try {
+    return read_chunks(data, options);
+  } catch (const std::exception &e) { // out of memory; readers never throw
+    return LoadResult::failure(std::string("cannot read JFR data: ") + e.what(), 0);
+  }
 }
 
 } // namespace hotlines
