@@ -5,7 +5,8 @@
 // iteration, reporting mean, p50 and p99 (ms). Targets (issue 5): per-file line table <= 5 ms
 // and hot functions <= 50 ms unfiltered, thread- or window-filtered hot list <= 300 ms, full
 // flame graph <= 300 ms. With HOTLINES_QUERY_BENCH_PROFILE=FILE the same queries run on a real
-// profile instead (e.g. the JFR load benchmark's large recording); the thread filter then takes
+// profile instead (e.g. the JFR load benchmark's large recording; HOTLINES_QUERY_BENCH_EVENT
+// picks its event, e.g. lock for the one with most samples); the thread filter then takes
 // the heaviest thread group and the window the middle quarter. Single-threaded driver;
 // filtered views use both cores.
 #include "formats/loader.h"
@@ -37,6 +38,7 @@ constexpr int64_t kSpanNs = 60'000'000'000;
 
 struct Synthetic {
   std::shared_ptr<const ProfileIndex> index;
+  std::string event; // empty: the default event
   std::string thread_pattern = "pool-2-";
   int64_t window_from = 20'000'000'000, window_to = 35'000'000'000;
   std::string hot_file;   // the file with the most weight
@@ -44,8 +46,14 @@ struct Synthetic {
   double build_ms = 0, index_ms = 0;
 };
 
+View base_view(const Synthetic &s) {
+  View v;
+  v.event = s.event;
+  return v;
+}
+
 void describe(Synthetic &out) {
-  auto v = compute_view(*out.index, {}).weights;
+  auto v = compute_view(*out.index, base_view(out)).weights;
   auto files = recorded_files(*v);
   if (!files.empty()) out.hot_file = std::string(files[0].file);
   HotOptions by_total;
@@ -57,6 +65,7 @@ void describe(Synthetic &out) {
 
 Synthetic load_real(const char *path) {
   Synthetic out;
+  if (const char *e = getenv("HOTLINES_QUERY_BENCH_EVENT")) out.event = e;
   auto t0 = std::chrono::steady_clock::now();
   LoadResult r = load_profile_file(path);
   if (!r.ok()) {
@@ -69,7 +78,7 @@ Synthetic load_real(const char *path) {
   auto t2 = std::chrono::steady_clock::now();
   out.build_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
   out.index_ms = std::chrono::duration<double, std::milli>(t2 - t1).count();
-  ThreadsResult tr = thread_weights(*out.index, {}, true);
+  ThreadsResult tr = thread_weights(*out.index, base_view(out), true);
   if (!tr.rows.empty()) out.thread_pattern = tr.rows[0].name.substr(0, tr.rows[0].name.find('*'));
   out.window_from = out.index->end_ns() * 3 / 8;
   out.window_to = out.index->end_ns() * 5 / 8;
@@ -202,25 +211,29 @@ std::shared_ptr<const ViewWeights> view(const View &v) {
   return r.weights;
 }
 
+View base() {
+  return base_view(synthetic());
+}
+
 View thread_view() {
-  View v;
+  View v = base();
   v.threads.patterns = {synthetic().thread_pattern};
   return v;
 }
 View window_view() {
-  View v;
+  View v = base();
   v.from_ns = synthetic().window_from;
   v.to_ns = synthetic().window_to;
   return v;
 }
 
 void BM_LineTableUnfiltered(benchmark::State &st) {
-  auto v = view({});
+  auto v = view(base());
   for (auto _ : st) benchmark::DoNotOptimize(file_lines(*v, synthetic().hot_file));
 }
 void BM_HotFunctionsUnfiltered(benchmark::State &st) {
   for (auto _ : st) {
-    auto v = view({});
+    auto v = view(base());
     HotOptions o;
     o.top = 50;
     benchmark::DoNotOptimize(hot_functions(*v, o));
@@ -244,7 +257,7 @@ void BM_HotFunctionsWindowFiltered(benchmark::State &st) {
 }
 void BM_HotFunctionsHiddenFrames(benchmark::State &st) {
   for (auto _ : st) {
-    View h;
+    View h = base();
     h.hide = {"pkg3."};
     auto v = view(h);
     HotOptions o;
@@ -257,45 +270,45 @@ void BM_LineTableWindowFiltered(benchmark::State &st) {
     benchmark::DoNotOptimize(file_lines(*view(window_view()), synthetic().hot_file));
 }
 void BM_HotLinesUnfiltered(benchmark::State &st) {
-  auto v = view({});
+  auto v = view(base());
   HotOptions o;
   o.top = 50;
   for (auto _ : st) benchmark::DoNotOptimize(hot_lines(*v, o));
 }
 void BM_FlameGraphFull(benchmark::State &st) {
-  auto v = view({});
+  auto v = view(base());
   for (auto _ : st) benchmark::DoNotOptimize(flame_graph(*v));
 }
 void BM_CallTreeOfMethod(benchmark::State &st) {
-  auto v = view({});
+  auto v = view(base());
   TreeOptions o;
   o.method = synthetic().hot_method;
   for (auto _ : st) benchmark::DoNotOptimize(call_tree(*v, o));
 }
 void BM_CallersOfMethod(benchmark::State &st) {
-  auto v = view({});
+  auto v = view(base());
   TreeOptions o;
   o.direction = TreeDirection::callers;
   o.method = synthetic().hot_method;
   for (auto _ : st) benchmark::DoNotOptimize(call_tree(*v, o));
 }
 void BM_HottestPath(benchmark::State &st) {
-  auto v = view({});
+  auto v = view(base());
   for (auto _ : st) benchmark::DoNotOptimize(hottest_path(*v, {}));
 }
 void BM_ThreadsUnfiltered(benchmark::State &st) {
-  for (auto _ : st) benchmark::DoNotOptimize(thread_weights(*synthetic().index, {}, true));
+  for (auto _ : st) benchmark::DoNotOptimize(thread_weights(*synthetic().index, base(), true));
 }
 void BM_ThreadsWindowFiltered(benchmark::State &st) {
   for (auto _ : st)
     benchmark::DoNotOptimize(thread_weights(*synthetic().index, window_view(), true));
 }
 void BM_Timeline(benchmark::State &st) {
-  for (auto _ : st) benchmark::DoNotOptimize(timeline(*synthetic().index, {}, {}));
+  for (auto _ : st) benchmark::DoNotOptimize(timeline(*synthetic().index, base(), {}));
 }
 void BM_DiffTwoWindows(benchmark::State &st) {
   for (auto _ : st) {
-    View a, b;
+    View a = base(), b = base();
     a.to_ns = synthetic().window_to;
     b.from_ns = synthetic().window_to;
     benchmark::DoNotOptimize(diff_functions(*view(a), *view(b), {}));
