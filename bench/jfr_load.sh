@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# End-to-end JFR load benchmark. Records real JDK Flight Recorder files from a busy
+# End-to-end JFR load benchmark. Records a real JDK Flight Recorder file from a busy
 # multi-threaded program (1 ms execution sampling, allocation, monitor and park events; see
-# bench/jfr_load_workload.java), concatenates them to >= 200 MB under BUILD/bench-data/ (not
-# committed, reused when present), then measures in one run:
+# bench/jfr_load_workload.java), concatenates copies of it to >= 200 MB under
+# BUILD/bench-data/ (not committed, reused when present), then measures in one run:
 #   - hotlines: mmap + parse + model, and the query index, on 1 and 2 threads (best of 3):
 #     MB/s (wall and per CPU second), samples/s, bytes/sample, peak heap;
 #   - peak RSS of `hotlines info FILE` (the mapped file's pages count in RSS);
 #   - the JDK's `jfr summary` and `jfr print --events jdk.ExecutionSample` on the same file,
 #     and the ratios.
+# Copies of one recording, not different recordings: the JDK's parser reuses constant-pool
+# entries across chunks by key, so `jfr print` mixes up (and may crash on) concatenations of
+# different recordings; hotlines reads each chunk with its own pools.
 # Usage: bench/jfr_load.sh [BUILD_DIR]   (default: build; needs jfr_load_bench and hotlines)
 set -euo pipefail
 
@@ -46,12 +49,11 @@ if [ ! -s "$big" ] || [ "$(stat -c %s "$big")" -lt $target ]; then
   <event name="jdk.JVMInformation"><setting name="enabled">true</setting><setting name="period">beginChunk</setting></event>
 </configuration>
 EOF
-  # Two different recordings (thread counts and durations), default 12 MB chunks.
-  (cd "$work" && java -XX:StartFlightRecording=filename=$data/rec-a.jfr,settings=bench.jfc Workload 25 8 > /dev/null)
-  (cd "$work" && java -XX:StartFlightRecording=filename=$data/rec-b.jfr,settings=bench.jfc Workload 15 4 > /dev/null)
+  # One recording of 8 threads for 30 s, default 12 MB chunks.
+  (cd "$work" && java -XX:StartFlightRecording=filename=$data/recording.jfr,settings=bench.jfc Workload 30 8 > /dev/null)
   rm -f "$big"
   while [ ! -s "$big" ] || [ "$(stat -c %s "$big")" -lt $target ]; do
-    cat "$data/rec-a.jfr" "$data/rec-b.jfr" >> "$big"
+    cat "$data/recording.jfr" >> "$big"
   done
 fi
 
@@ -74,8 +76,15 @@ echo "== peak RSS of hotlines info (the mapped file counts in RSS)"
   awk -F'peak_rss_MB=' '{ if (NF > 1) printf "%speak_rss_MB=%.1f\n", $1, $2/1024; else print }'
 
 echo "== the JDK's tools on the same file"
-ts=$( { /usr/bin/time -f "%e" jfr summary "$big" > /dev/null; } 2>&1 | tail -1)
-tp=$( { /usr/bin/time -f "%e" jfr print --events jdk.ExecutionSample "$big" > /dev/null; } 2>&1 | tail -1)
+seconds() { # elapsed seconds of a command whose output is discarded; fails with it
+  local start end
+  start=$(date +%s.%N)
+  "$@" > /dev/null
+  end=$(date +%s.%N)
+  awk -v s="$start" -v e="$end" 'BEGIN { printf "%.2f", e - s }'
+}
+ts=$(seconds jfr summary "$big")
+tp=$(seconds jfr print --events jdk.ExecutionSample "$big")
 echo "jfr_summary_seconds=$ts jfr_print_execution_samples_seconds=$tp"
 awk -v ts="$ts" -v tp="$tp" -v t1="$t1" -v t2="$t2" 'BEGIN {
   printf "ratio jfr_summary/hotlines: %.1fx (1 thread) %.1fx (2 threads)\n", ts / t1, ts / t2
