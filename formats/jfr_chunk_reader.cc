@@ -1,7 +1,7 @@
 // Reading one JFR chunk into the profile model (see jfr_chunk_reader.h). survey(): metadata ->
 // handlers -> walk event headers (count samples, decode settings). read(): metadata ->
-// constant-pool index -> decode every sample with per-type compiled field ops. Pool entries
-// (threads, stacks, methods, classes, symbols) are decoded on first reference and memoized.
+// constant-pool index -> decode every sample with per-type compiled field ops; references go
+// through JfrResolver, which decodes each pool entry once.
 #include "formats/jfr_chunk_reader.h"
 
 #include "formats/jfr_constant_pool.h"
@@ -10,13 +10,11 @@
 #include "formats/jfr_id_map.h"
 #include "formats/jfr_metadata.h"
 #include "formats/jfr_metadata_cache.h"
-#include "formats/jfr_text.h"
-#include "formats/jvm_names.h"
+#include "formats/jfr_resolver.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <deque>
 
 namespace hotlines {
 
@@ -64,24 +62,6 @@ int64_t sat_mul(int64_t a, int64_t b) {
   return r;
 }
 
-FrameKind frame_kind_of(std::string_view d) {
-  if (d == "Interpreted") return FrameKind::interpreted;
-  if (d == "JIT compiled") return FrameKind::jit;
-  if (d == "Inlined") return FrameKind::inlined;
-  if (d == "C1 compiled") return FrameKind::c1;
-  if (d == "Native") return FrameKind::native;
-  if (d == "C++") return FrameKind::cpp;
-  if (d == "Kernel") return FrameKind::kernel;
-  return FrameKind::unknown;
-}
-
-// async-profiler records the library of a native frame where a Java frame has its class
-// (`libjvm.so`, `/usr/lib/libc.so.6`, "" for the kernel).
-bool looks_like_library(std::string_view cls) {
-  return cls.empty() || cls.front() == '/' || cls.find(".so") != std::string_view::npos ||
-         cls.ends_with(".dll") || cls.ends_with(".dylib");
-}
-
 // "10 ms", "20ms", "1 s", "500 us", "5000000" -> nanoseconds; 0 when not a duration.
 int64_t parse_period(std::string_view s) {
   int64_t n = 0;
@@ -123,12 +103,6 @@ struct Handler {
   int f_name = -1, f_value = -1, f_id = -1;
 };
 
-struct MethodInfo {
-  std::string_view cls, name, descriptor;
-  bool library = false;
-  FunctionId java_fn = kNull, native_fn = kNull;
-};
-
 } // namespace
 
 struct JfrChunkReader::Impl {
@@ -162,30 +136,10 @@ struct JfrChunkReader::Impl {
   double divisor = 1;
   bool unit_ticks = false; // one tick per nanosecond
 
-  // Memoized resolutions, by pool key.
-  JfrIdMap<ThreadId> threads;
-  JfrIdMap<StackId> stacks;
-  JfrIdMap<uint32_t> methods; // -> index into method_infos
-  std::vector<MethodInfo> method_infos;
-  JfrIdMap<FrameKind> frame_kinds;
-  JfrIdMap<std::string_view> class_names;
-  std::deque<std::string> arena; // converted strings that string_views point into
-  ThreadId unknown_thread = kNull;
-  // The last lookups: consecutive events mostly come from one thread's buffer.
-  uint64_t last_thread_key = UINT64_MAX, last_stack_key = UINT64_MAX;
-  ThreadId last_thread = kNull;
-  StackId last_stack = kNoStack;
-  FunctionId unknown_function = kNull;
-  std::vector<FrameId> frame_buf;
-
-  // Per-class slot maps for pool types decoded by field name.
-  std::vector<std::vector<int8_t>> thread_slots, method_slots, class_slots, frame_slots;
-  std::vector<int> frames_field; // StackTrace class -> index of `frames`, -2 unknown
+  std::unique_ptr<JfrResolver> res; // pool references -> threads, stacks, text
 
   // Problems that cost single events or references.
   int64_t bad_events = 0, bad_event_offset = -1;
-  int64_t missing_refs = 0, missing_ref_offset = -1;
-  std::string missing_ref_what;
 
   // Settings seen in the chunk.
   std::string version, jvm_name, jvm_version;
@@ -206,284 +160,10 @@ struct JfrChunkReader::Impl {
     return in;
   }
 
-  void missing(int cls, uint64_t key, size_t at) {
-    if (key == 0) return; // 0 is how writers say null
-    if (missing_refs++ == 0) {
-      missing_ref_offset = static_cast<int64_t>(at);
-      missing_ref_what = md->classes[cls].name + " " + std::to_string(key);
-    }
-  }
-
   bool load_pools() {
     if (pools_loaded) return true;
     pools_loaded = true;
     return pools.load(data, chunk, *dec, &error, &error_offset);
-  }
-
-  // ---- text -------------------------------------------------------------------------------
-  std::string_view keep(std::string s) {
-    arena.push_back(std::move(s));
-    return arena.back();
-  }
-
-  std::string_view text(const JfrValue &v, size_t at, int depth = 0) {
-    if (depth > 4) return {};
-    if (v.kind == JfrValue::reference) {
-      if (!load_pools()) return {};
-      size_t off = pools.find(v.type, static_cast<uint64_t>(v.i));
-      if (!off) {
-        missing(v.type, static_cast<uint64_t>(v.i), at);
-        return {};
-      }
-      JfrInput in = input_at(off);
-      JfrValue inner = dec->read_pool_scalar(v.type, in);
-      return text(inner, off, depth + 1);
-    }
-    if (v.kind != JfrValue::string) return {};
-    switch (v.encoding) {
-    case 2: {
-      JfrValue ref;
-      ref.kind = JfrValue::reference;
-      ref.type = dec->string_class();
-      ref.i = v.i;
-      if (ref.type < 0) return {};
-      return text(ref, at, depth + 1);
-    }
-    case 3: {
-      std::string_view s(data.data() + v.i, v.length);
-      if (is_valid_utf8(s)) return s;
-      std::string out;
-      append_sanitized_utf8(&out, s);
-      return keep(std::move(out));
-    }
-    case 5: {
-      std::string_view s(data.data() + v.i, v.length);
-      bool ascii = true;
-      for (char c : s) ascii &= static_cast<unsigned char>(c) < 0x80;
-      if (ascii) return s;
-      std::string out;
-      append_latin1_as_utf8(&out, s);
-      return keep(std::move(out));
-    }
-    case 4: {
-      JfrInput in = input_at(static_cast<size_t>(v.i));
-      std::u16string units;
-      units.reserve(v.length);
-      for (uint32_t i = 0; i < v.length && in.ok(); i++) units.push_back(in.u16());
-      std::string out;
-      append_utf16_as_utf8(&out, reinterpret_cast<const uint16_t *>(units.data()), units.size());
-      return keep(std::move(out));
-    }
-    default:
-      return {};
-    }
-  }
-
-  // Slot map of class `cls` for the named fields (slot i for names[i]), cached in `cache`.
-  const int8_t *slots_for(std::vector<std::vector<int8_t>> &cache, int cls,
-                          std::initializer_list<std::string_view> names) {
-    if (cache.size() < md->classes.size()) cache.resize(md->classes.size());
-    std::vector<int8_t> &s = cache[cls];
-    if (s.empty()) {
-      s.assign(md->classes[cls].fields.size() + 1, -1); // +1: never empty once built
-      int8_t slot = 0;
-      for (std::string_view n : names) {
-        int f = md->field(cls, n);
-        if (f >= 0) s[f] = slot;
-        slot++;
-      }
-    }
-    return s.data();
-  }
-
-  // ---- threads ----------------------------------------------------------------------------
-  ThreadId unknown() {
-    if (unknown_thread == kNull) unknown_thread = b->thread("");
-    return unknown_thread;
-  }
-
-  // kNull when the reference is null or missing.
-  ThreadId thread(int type, uint64_t key, size_t at) {
-    if (key == last_thread_key) return last_thread;
-    if (const ThreadId *t = threads.find(key)) {
-      last_thread_key = key;
-      return last_thread = *t;
-    }
-    ThreadId id = kNull;
-    size_t off = pools.find(type, key);
-    if (!off) {
-      missing(type, key, at);
-    } else if (md->classes[type].kind == JfrKind::object) {
-      JfrValue f[4];
-      JfrInput in = input_at(off);
-      dec->read_fields(
-          type, slots_for(thread_slots, type, {"osName", "osThreadId", "javaName", "javaThreadId"}),
-          in, f);
-      std::string_view os_name = text(f[0], off), java_name = text(f[2], off);
-      int64_t os_tid = f[1].kind == JfrValue::integer ? f[1].i : -1;
-      int64_t java_tid = f[3].kind == JfrValue::integer ? f[3].i : -1;
-      if (java_name.empty() && java_tid == 0) java_tid = -1;
-      id = b->thread(java_name.empty() ? os_name : java_name, os_tid, java_tid);
-    }
-    threads.insert(key, id);
-    return id;
-  }
-
-  // ---- methods and frames -----------------------------------------------------------------
-  std::string_view class_name(const JfrValue &v, size_t at) {
-    if (v.kind != JfrValue::reference) return text(v, at);
-    uint64_t key = static_cast<uint64_t>(v.i);
-    if (const std::string_view *s = class_names.find(key)) return *s;
-    std::string_view name;
-    size_t off = pools.find(v.type, key);
-    if (!off) {
-      missing(v.type, key, at);
-    } else if (md->classes[v.type].kind == JfrKind::object) {
-      JfrValue f[1];
-      JfrInput in = input_at(off);
-      dec->read_fields(v.type, slots_for(class_slots, v.type, {"name"}), in, f);
-      name = text(f[0], off);
-    } else {
-      name = text(v, at);
-    }
-    class_names.insert(key, name);
-    return name;
-  }
-
-  MethodInfo *method(const JfrValue &v, size_t at) {
-    if (v.kind != JfrValue::reference) return nullptr;
-    uint64_t key = static_cast<uint64_t>(v.i);
-    if (const uint32_t *m = methods.find(key)) return *m == kNull ? nullptr : &method_infos[*m];
-    size_t off = pools.find(v.type, key);
-    if (!off || md->classes[v.type].kind != JfrKind::object) {
-      if (!off) missing(v.type, key, at);
-      methods.insert(key, kNull);
-      return nullptr;
-    }
-    JfrValue f[3];
-    JfrInput in = input_at(off);
-    dec->read_fields(v.type, slots_for(method_slots, v.type, {"type", "name", "descriptor"}), in,
-                     f);
-    MethodInfo mi;
-    mi.cls = class_name(f[0], off);
-    mi.name = text(f[1], off);
-    mi.descriptor = text(f[2], off);
-    mi.library = looks_like_library(mi.cls);
-    methods.insert(key, static_cast<uint32_t>(method_infos.size()));
-    method_infos.push_back(mi);
-    return &method_infos.back();
-  }
-
-  FunctionId function(MethodInfo *m, bool java) {
-    if (!m) {
-      if (unknown_function == kNull) {
-        Function f;
-        f.name = b->intern("[unknown]");
-        unknown_function = b->function(f);
-      }
-      return unknown_function;
-    }
-    FunctionId &slot = java ? m->java_fn : m->native_fn;
-    if (slot != kNull) return slot;
-    Function f;
-    f.method = b->intern(m->name);
-    f.system_name = b->intern(m->descriptor);
-    if (java) {
-      f.class_name = b->intern(m->cls);
-      f.name = b->intern(jvm_display_name(m->cls, m->name));
-    } else {
-      f.library = b->intern(m->cls);
-      f.name = f.method;
-    }
-    slot = b->function(f);
-    return slot;
-  }
-
-  FrameKind frame_kind(const JfrValue &v, size_t at) {
-    if (v.kind == JfrValue::reference) {
-      uint64_t key = static_cast<uint64_t>(v.i);
-      if (const FrameKind *k = frame_kinds.find(key)) return *k;
-      FrameKind k = frame_kind_of(text(v, at));
-      frame_kinds.insert(key, k);
-      return k;
-    }
-    return frame_kind_of(text(v, at));
-  }
-
-  // f: method, lineNumber, bytecodeIndex, type
-  FrameId frame(const JfrValue *f, size_t at) {
-    FrameKind kind = frame_kind(f[3], at);
-    MethodInfo *m = method(f[0], at);
-    bool java = kind != FrameKind::cpp && kind != FrameKind::kernel &&
-                !(kind == FrameKind::native && m && m->library);
-    Frame fr;
-    fr.function = function(m, java);
-    fr.kind = kind;
-    if (java) {
-      int64_t line = f[1].kind == JfrValue::integer ? f[1].i : 0;
-      fr.line = line > 0 && line <= INT32_MAX ? static_cast<int32_t>(line) : 0;
-      fr.bci = f[2].kind == JfrValue::integer ? static_cast<int32_t>(f[2].i) : -1;
-    }
-    return b->frame(fr);
-  }
-
-  // ---- stacks -----------------------------------------------------------------------------
-  StackId stack(int type, uint64_t key, size_t at) {
-    if (key == last_stack_key) return last_stack;
-    if (const StackId *s = stacks.find(key)) {
-      last_stack_key = key;
-      return last_stack = *s;
-    }
-    StackId id = kNoStack;
-    size_t off = pools.find(type, key);
-    if (!off) {
-      missing(type, key, at);
-    } else if (md->classes[type].kind == JfrKind::object) {
-      id = decode_stack(type, off);
-    }
-    stacks.insert(key, id);
-    return id;
-  }
-
-  StackId decode_stack(int cls, size_t off) {
-    if (frames_field.size() < md->classes.size()) frames_field.assign(md->classes.size(), -2);
-    if (frames_field[cls] == -2) frames_field[cls] = md->field(cls, "frames");
-    const int ff = frames_field[cls];
-    JfrInput in = input_at(off);
-    frame_buf.clear();
-    const auto &codes = dec->codes(cls);
-    for (size_t i = 0; i < codes.size() && in.ok(); i++) {
-      const JfrDecoder::FieldCode &fc = codes[i];
-      if (static_cast<int>(i) != ff || !fc.array ||
-          (fc.code != JfrDecoder::kStruct && fc.code != JfrDecoder::kRef)) {
-        dec->skip_field(fc, in);
-        continue;
-      }
-      uint32_t n = in.count(
-          std::max<size_t>(1, dec->min_size(JfrDecoder::FieldCode{fc.code, false, fc.type})));
-      const int8_t *slots =
-          slots_for(frame_slots, fc.type, {"method", "lineNumber", "bytecodeIndex", "type"});
-      for (uint32_t k = 0; k < n && in.ok(); k++) {
-        JfrValue f[4];
-        size_t frame_at = in.pos();
-        if (fc.code == JfrDecoder::kStruct) {
-          dec->read_fields(fc.type, slots, in, f);
-        } else { // frames as references into a StackFrame pool
-          uint64_t fkey = static_cast<uint64_t>(in.i64());
-          size_t foff = pools.find(fc.type, fkey);
-          if (!foff) {
-            missing(fc.type, fkey, frame_at);
-          } else if (md->classes[fc.type].kind == JfrKind::object) {
-            JfrInput fin = input_at(foff);
-            dec->read_fields(fc.type, slots, fin, f);
-          }
-        }
-        if (in.ok()) frame_buf.push_back(frame(f, frame_at));
-      }
-    }
-    // Pool entries were walked once when indexed, so this cannot fail on its own; be safe.
-    if (!in.ok()) return kNoStack;
-    return b->stack_from_leaf(frame_buf);
   }
 
   // ---- setup ------------------------------------------------------------------------------
@@ -497,6 +177,9 @@ struct JfrChunkReader::Impl {
     if (!types.metadata) return false;
     md = types.metadata.get();
     dec = types.decoder.get();
+    res = std::make_unique<JfrResolver>(data, chunk, *md, *dec);
+    res->set_pools(
+        [this]() -> const JfrConstantPools * { return load_pools() ? &pools : nullptr; });
     setup_handlers();
     return true;
   }
@@ -724,20 +407,14 @@ struct JfrChunkReader::Impl {
     auto has = [&](Slot s) { return (present >> s) & 1; };
     const int64_t time = has(kTime) ? timestamp(v[kTime], h.time_unit) : 0;
     ThreadId t = kNull;
-    if (has(kSampledThread) && h.ref_type[kSampledThread] >= 0) {
-      const uint64_t key = static_cast<uint64_t>(v[kSampledThread]);
-      t = key == last_thread_key ? last_thread : thread(h.ref_type[kSampledThread], key, at);
-    }
-    if (t == kNull && has(kEventThread) && h.ref_type[kEventThread] >= 0) {
-      const uint64_t key = static_cast<uint64_t>(v[kEventThread]);
-      t = key == last_thread_key ? last_thread : thread(h.ref_type[kEventThread], key, at);
-    }
-    if (t == kNull) t = unknown();
+    if (has(kSampledThread) && h.ref_type[kSampledThread] >= 0)
+      t = res->thread(h.ref_type[kSampledThread], static_cast<uint64_t>(v[kSampledThread]), at);
+    if (t == kNull && has(kEventThread) && h.ref_type[kEventThread] >= 0)
+      t = res->thread(h.ref_type[kEventThread], static_cast<uint64_t>(v[kEventThread]), at);
+    if (t == kNull) t = res->unknown_thread();
     StackId st = kNoStack;
-    if (has(kStack) && h.ref_type[kStack] >= 0) {
-      const uint64_t key = static_cast<uint64_t>(v[kStack]);
-      st = key == last_stack_key ? last_stack : stack(h.ref_type[kStack], key, at);
-    }
+    if (has(kStack) && h.ref_type[kStack] >= 0)
+      st = res->stack(h.ref_type[kStack], static_cast<uint64_t>(v[kStack]), at);
     int64_t count = 1, value = 1;
     const int64_t a = has(kWeightA) ? v[kWeightA] : 0;
     switch (h.rule->weight) {
@@ -779,9 +456,9 @@ struct JfrChunkReader::Impl {
       if (fi == h.f_name || fi == h.f_value || fi == h.f_id) {
         JfrValue v = dec->read_field(codes[i], ev);
         if (fi == h.f_name)
-          name = text(v, at);
+          name = res->text(v, at);
         else if (fi == h.f_value)
-          value = text(v, at);
+          value = res->text(v, at);
         else
           id = v.i;
       } else {
@@ -869,6 +546,7 @@ struct JfrChunkReader::Impl {
             std::vector<JfrColumnRange> &ranges) {
     b = &tables;
     if (!prepare() || !load_pools()) return false;
+    res->set_builder(b);
     for (Handler &h : handlers) {
       h.range = SIZE_MAX;
       if (h.kind != Handler::sample) continue;
@@ -896,11 +574,11 @@ struct JfrChunkReader::Impl {
       b->warn(std::to_string(bad_events) + " corrupt JFR event(s) skipped in the chunk at byte " +
                   std::to_string(chunk.offset),
               bad_event_offset);
-    if (missing_refs)
-      b->warn(std::to_string(missing_refs) +
-                  " reference(s) to missing constant-pool entries (first: " + missing_ref_what +
-                  ")",
-              missing_ref_offset);
+    if (res->missing_refs())
+      b->warn(std::to_string(res->missing_refs()) +
+                  " reference(s) to missing constant-pool entries (first: " +
+                  res->missing_ref_what() + ")",
+              res->missing_ref_offset());
     return true;
   }
 };

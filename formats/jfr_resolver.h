@@ -1,0 +1,116 @@
+// JfrResolver: turns the constant-pool references of one chunk into model ids and text —
+// threads, stack traces (with their frames, methods, classes, symbols and frame types) and
+// strings in every encoding — decoding each pool entry on first use and memoizing it.
+// References to missing entries resolve to null and are counted for one warning. One per chunk
+// reader; not thread-safe.
+#pragma once
+
+#include "formats/jfr_chunk.h"
+#include "formats/jfr_constant_pool.h"
+#include "formats/jfr_decoder.h"
+#include "formats/jfr_id_map.h"
+#include "formats/jfr_metadata.h"
+#include "formats/profile_builder.h"
+
+#include <deque>
+#include <functional>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hotlines {
+
+class JfrResolver {
+public:
+  static constexpr uint32_t kNull = UINT32_MAX;
+
+  JfrResolver(std::string_view data, const JfrChunkHeader &chunk, const JfrMetadata &md,
+              const JfrDecoder &dec)
+      : data_(data), chunk_(chunk), md_(md), dec_(dec) {}
+
+  // The chunk's constant pools, loaded by `load` on first need (it returns nullptr when they
+  // are corrupt; the caller keeps the error).
+  void set_pools(std::function<const JfrConstantPools *()> load) { load_pools_ = std::move(load); }
+  // Where threads, functions, frames and stacks are created.
+  void set_builder(ProfileBuilder *b) { b_ = b; }
+
+  // The text of a string value or of a reference to a string-like pool entry (a Symbol, a
+  // FrameType); "" for null and missing ones. Valid as long as the resolver and the data.
+  std::string_view text(const JfrValue &v, size_t at, int depth = 0);
+
+  // The thread of a java.lang.Thread reference, kNull when it is null or missing. `at` is
+  // where the reference is, for the warning.
+  ThreadId thread(int type, uint64_t key, size_t at) {
+    return key == last_thread_key_ ? last_thread_ : resolve_thread(type, key, at);
+  }
+  // The thread of samples that have none.
+  ThreadId unknown_thread();
+  // The stack of a jdk.types.StackTrace reference, kNoStack when null, empty or missing.
+  StackId stack(int type, uint64_t key, size_t at) {
+    return key == last_stack_key_ ? last_stack_ : resolve_stack(type, key, at);
+  }
+
+  int64_t missing_refs() const { return missing_refs_; }
+  int64_t missing_ref_offset() const { return missing_ref_offset_; }
+  const std::string &missing_ref_what() const { return missing_ref_what_; }
+
+private:
+  struct MethodInfo {
+    std::string_view cls, name, descriptor;
+    bool library = false;
+    FunctionId java_fn = kNull, native_fn = kNull;
+  };
+
+  JfrInput input_at(size_t pos) const {
+    JfrInput in(data_, chunk_.offset + JfrChunkHeader::kSize, chunk_.end(),
+                chunk_.compressed_integers());
+    in.seek(pos);
+    return in;
+  }
+  const JfrConstantPools &pools();
+  void missing(int cls, uint64_t key, size_t at);
+  std::string_view keep(std::string s);
+  const int8_t *slots_for(std::vector<std::vector<int8_t>> &cache, int cls,
+                          std::initializer_list<std::string_view> names);
+  ThreadId resolve_thread(int type, uint64_t key, size_t at);
+  StackId resolve_stack(int type, uint64_t key, size_t at);
+  StackId decode_stack(int cls, size_t off);
+  std::string_view class_name(const JfrValue &v, size_t at);
+  MethodInfo *method(const JfrValue &v, size_t at);
+  FunctionId function(MethodInfo *m, bool java);
+  FrameKind frame_kind(const JfrValue &v, size_t at);
+  FrameId frame(const JfrValue *f, size_t at);
+
+  std::string_view data_;
+  JfrChunkHeader chunk_;
+  const JfrMetadata &md_;
+  const JfrDecoder &dec_;
+  std::function<const JfrConstantPools *()> load_pools_;
+  const JfrConstantPools *pools_ = nullptr;
+  ProfileBuilder *b_ = nullptr;
+
+  // Memoized resolutions, by pool key.
+  JfrIdMap<ThreadId> threads_;
+  JfrIdMap<StackId> stacks_;
+  JfrIdMap<uint32_t> methods_; // -> index into method_infos_
+  std::vector<MethodInfo> method_infos_;
+  JfrIdMap<FrameKind> frame_kinds_;
+  JfrIdMap<std::string_view> class_names_;
+  std::deque<std::string> arena_; // converted strings that string_views point into
+  ThreadId unknown_thread_ = kNull;
+  FunctionId unknown_function_ = kNull;
+  // The last lookups: consecutive events mostly come from one thread's buffer.
+  uint64_t last_thread_key_ = UINT64_MAX, last_stack_key_ = UINT64_MAX;
+  ThreadId last_thread_ = kNull;
+  StackId last_stack_ = kNoStack;
+  std::vector<FrameId> frame_buf_;
+  // Per-class slot maps for pool types decoded by field name.
+  std::vector<std::vector<int8_t>> thread_slots_, method_slots_, class_slots_, frame_slots_;
+  std::vector<int> frames_field_; // StackTrace class -> index of `frames`, -2 unknown
+
+  int64_t missing_refs_ = 0, missing_ref_offset_ = -1;
+  std::string missing_ref_what_;
+};
+
+} // namespace hotlines
