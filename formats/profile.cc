@@ -142,8 +142,8 @@ std::string Profile::check_valid() const {
       if (c.labels_at(i) >= label_sets.size()) return at("event", e) + "label set out of range";
       if (c.count_at(i) < 1) return at("event", e) + "count < 1";
       if (c.has_time() && c.time[i] < 0) return at("event", e) + "negative time";
-      tc += c.count_at(i);
-      tv += c.value_at(i);
+      tc = saturating_add(tc, c.count_at(i));
+      tv = saturating_add(tv, c.value_at(i));
     }
     if (tc != ev.total_count || tv != ev.total_value)
       return at("event", e) + "totals differ from samples";

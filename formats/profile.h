@@ -31,6 +31,13 @@ using EventId = uint32_t;
 
 inline constexpr uint32_t kNoStack = UINT32_MAX;
 
+// a + b, saturating at INT64_MAX/INT64_MIN (totals of counts up to 2^63-1 must not overflow).
+inline int64_t saturating_add(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) return b > 0 ? INT64_MAX : INT64_MIN;
+  return r;
+}
+
 // How a frame was executed; from JFR's jdk.types.FrameType, collapsed `_[x]` suffixes, or
 // pprof's inlined lines.
 enum class FrameKind : uint8_t { unknown, interpreted, jit, inlined, c1, native, cpp, kernel };

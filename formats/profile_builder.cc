@@ -213,8 +213,8 @@ std::unique_ptr<Profile> ProfileBuilder::finish() {
     e.total_value = 0;
     const SampleColumns &c = e.samples;
     for (size_t i = 0; i < c.size(); i++) {
-      e.total_count += c.count_at(i);
-      e.total_value += c.value_at(i);
+      e.total_count = saturating_add(e.total_count, c.count_at(i));
+      e.total_value = saturating_add(e.total_value, c.value_at(i));
     }
   }
   string_ids_.clear();
