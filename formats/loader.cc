@@ -42,7 +42,7 @@ std::string_view format_name(Format f) {
 namespace {
 
 // Walks the first top-level protobuf fields: every tag must have a known wire type and a
-// field number of profile.proto (1..14), and every length must fit.
+// field number of profile.proto (1..15, 15 = doc_url), and every length must fit.
 bool looks_like_protobuf(std::string_view d) {
   size_t pos = 0;
   int fields = 0;
@@ -59,7 +59,7 @@ bool looks_like_protobuf(std::string_view d) {
     uint64_t tag;
     if (!varint(&tag)) return false;
     uint64_t field = tag >> 3, wire = tag & 7;
-    if (field < 1 || field > 14) return false;
+    if (field < 1 || field > 15) return false;
     uint64_t v;
     if (wire == 0) {
       if (!varint(&v)) return false;
