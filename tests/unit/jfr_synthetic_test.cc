@@ -147,8 +147,8 @@ void write_pools(JfrTestChunk &c) {
                         {9, "", Enc::empty}})
     c.pool("jdk.types.Symbol", s.key, [=](JfrBytes &b) { b.str(s.s, s.enc, 78); });
   c.pool("java.lang.String", 78, [](JfrBytes &b) { b.str("run", Enc::latin1); });
-  for (auto [key, sym] : std::vector<std::pair<int, int>>{{1, 1}, {2, 4}, {3, 7}})
-    c.pool("java.lang.Class", key, [=](JfrBytes &b) {
+  for (const std::pair<int, int> &ks : std::vector<std::pair<int, int>>{{1, 1}, {2, 4}, {3, 7}})
+    c.pool("java.lang.Class", ks.first, [sym = ks.second](JfrBytes &b) {
       b.i64(sym);
       b.i32(1);
     });
@@ -306,8 +306,9 @@ std::string make_recording(const Options &o) {
       b.i64(2);
       b.i32(samples);
     });
-  for (auto [alloc, tlab] : std::vector<std::pair<int64_t, int64_t>>{{100, 0}, {100, 4096}})
-    c.event("jdk.ObjectAllocationInNewTLAB", [=](JfrBytes &b) {
+  for (const std::pair<int64_t, int64_t> &at :
+       std::vector<std::pair<int64_t, int64_t>>{{100, 0}, {100, 4096}})
+    c.event("jdk.ObjectAllocationInNewTLAB", [t0, alloc = at.first, tlab = at.second](JfrBytes &b) {
       b.i64(t0 + 7000);
       b.i64(1);
       b.i64(1);
