@@ -115,41 +115,6 @@ struct ChunkWork {
   std::unique_ptr<Profile> tables;
 };
 
-// Adds a chunk's tables to `out`, returning how its stack and thread ids map.
-void merge_tables(ProfileBuilder &out, const Profile &o, std::vector<StackId> *stmap,
-                  std::vector<ThreadId> *tmap) {
-  std::vector<StringId> smap(o.strings.size());
-  for (size_t i = 0; i < o.strings.size(); i++) smap[i] = out.intern(o.strings[i]);
-  std::vector<FunctionId> fmap(o.functions.size());
-  for (size_t i = 0; i < o.functions.size(); i++) {
-    Function f = o.functions[i];
-    f.name = smap[f.name];
-    f.class_name = smap[f.class_name];
-    f.method = smap[f.method];
-    f.system_name = smap[f.system_name];
-    f.file = smap[f.file];
-    f.library = smap[f.library];
-    fmap[i] = out.function(f);
-  }
-  std::vector<FrameId> frmap(o.frames.size());
-  for (size_t i = 0; i < o.frames.size(); i++) {
-    Frame f = o.frames[i];
-    f.function = fmap[f.function];
-    frmap[i] = out.frame(f);
-  }
-  stmap->resize(o.stack_count());
-  for (size_t i = 0; i < o.stack_count(); i++) {
-    StackId parent = o.stack_parent[i];
-    (*stmap)[i] =
-        out.stack(parent == kNoStack ? kNoStack : (*stmap)[parent], frmap[o.stack_frame[i]]);
-  }
-  tmap->resize(o.threads.size());
-  for (size_t i = 0; i < o.threads.size(); i++)
-    (*tmap)[i] =
-        out.thread(o.strings[o.threads[i].name], o.threads[i].os_tid, o.threads[i].java_tid);
-  for (const LoadWarning &w : o.metadata.warnings) out.warn(w.message, w.offset, w.line);
-}
-
 // Sizes a column. Large ones ask for transparent huge pages first: zero-filling hundreds of MB
 // through one page fault per 4 KiB page costs more than the rest of the allocation (it is a
 // hint; the kernel may ignore it).
@@ -327,9 +292,10 @@ LoadResult read_chunks(std::string_view data, const LoadOptions &options) {
       [&](size_t i) {
         ChunkWork &c = chunks[i];
         if (chunk_failed(i)) return false;
-        std::vector<StackId> stmap;
-        std::vector<ThreadId> tmap;
-        if (c.tables) merge_tables(out, *c.tables, &stmap, &tmap);
+        ProfileBuilder::IdMaps maps;
+        if (c.tables) maps = out.add_tables(*c.tables);
+        const std::vector<StackId> &stmap = maps.stacks;
+        const std::vector<ThreadId> &tmap = maps.threads;
         c.tables.reset();
         for (size_t e = 0; e < events.size(); e++) {
           JfrColumnRange &r = c.ranges[e];

@@ -148,8 +148,10 @@ void ProfileBuilder::add_sample(EventId event, StackId stack, ThreadId thread, i
   add_sample(event, stack, thread, 0, count, value);
 }
 
-void ProfileBuilder::add_profile(const Profile &o) {
-  std::vector<StringId> smap(o.strings.size());
+ProfileBuilder::IdMaps ProfileBuilder::add_tables(const Profile &o) {
+  IdMaps m;
+  std::vector<StringId> &smap = m.strings;
+  smap.resize(o.strings.size());
   for (size_t i = 0; i < o.strings.size(); i++) smap[i] = intern(o.strings[i]);
   std::vector<FunctionId> fmap(o.functions.size());
   for (size_t i = 0; i < o.functions.size(); i++) {
@@ -168,15 +170,15 @@ void ProfileBuilder::add_profile(const Profile &o) {
     f.function = fmap[f.function];
     frmap[i] = frame(f);
   }
-  std::vector<StackId> stmap(o.stack_count());
+  m.stacks.resize(o.stack_count());
   for (size_t i = 0; i < o.stack_count(); i++) {
     StackId parent = o.stack_parent[i];
-    stmap[i] = stack(parent == kNoStack ? kNoStack : stmap[parent], frmap[o.stack_frame[i]]);
+    m.stacks[i] = stack(parent == kNoStack ? kNoStack : m.stacks[parent], frmap[o.stack_frame[i]]);
   }
-  std::vector<ThreadId> tmap(o.threads.size());
+  m.threads.resize(o.threads.size());
   for (size_t i = 0; i < o.threads.size(); i++)
-    tmap[i] = thread(o.strings[o.threads[i].name], o.threads[i].os_tid, o.threads[i].java_tid);
-  std::vector<uint32_t> lmap(o.label_sets.size());
+    m.threads[i] = thread(o.strings[o.threads[i].name], o.threads[i].os_tid, o.threads[i].java_tid);
+  m.label_sets.resize(o.label_sets.size());
   for (size_t i = 0; i < o.label_sets.size(); i++) {
     LabelSet ls = o.label_sets[i];
     for (Label &l : ls) {
@@ -184,8 +186,15 @@ void ProfileBuilder::add_profile(const Profile &o) {
       l.str = smap[l.str];
       l.unit = smap[l.unit];
     }
-    lmap[i] = label_set(ls);
+    m.label_sets[i] = label_set(ls);
   }
+  for (const LoadWarning &w : o.metadata.warnings) p_->metadata.warnings.push_back(w);
+  return m;
+}
+
+void ProfileBuilder::add_profile(const Profile &o) {
+  const IdMaps m = add_tables(o);
+  const std::vector<StringId> &smap = m.strings;
   for (const Event &oe : o.events) {
     EventId e = event(o.strings[oe.name], o.strings[oe.unit]);
     Event &ne = p_->events[e];
@@ -196,11 +205,10 @@ void ProfileBuilder::add_profile(const Profile &o) {
         ne.sources.push_back(smap[s]);
     const SampleColumns &c = oe.samples;
     for (size_t i = 0; i < c.size(); i++)
-      add_sample(e, c.stack[i] == kNoStack ? kNoStack : stmap[c.stack[i]],
-                 o.threads.empty() ? 0 : tmap[c.thread_at(i)], c.time_at(i), c.count_at(i),
-                 c.value_at(i), lmap[c.labels_at(i)]);
+      add_sample(e, c.stack[i] == kNoStack ? kNoStack : m.stacks[c.stack[i]],
+                 o.threads.empty() ? 0 : m.threads[c.thread_at(i)], c.time_at(i), c.count_at(i),
+                 c.value_at(i), m.label_sets[c.labels_at(i)]);
   }
-  for (const LoadWarning &w : o.metadata.warnings) p_->metadata.warnings.push_back(w);
 }
 
 void ProfileBuilder::warn(std::string message, int64_t offset, int64_t line) {

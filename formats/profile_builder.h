@@ -42,6 +42,17 @@ public:
   // As above for formats without time.
   void add_sample(EventId event, StackId stack, ThreadId thread, int64_t count, int64_t value);
 
+  // How another profile's ids map into this builder, from add_tables().
+  struct IdMaps {
+    std::vector<StringId> strings;
+    std::vector<StackId> stacks;
+    std::vector<ThreadId> threads;
+    std::vector<uint32_t> label_sets;
+  };
+  // Merges another profile's tables (strings, functions, frames, stacks, threads, label sets,
+  // warnings) without its samples; readers that place samples themselves remap them with the
+  // returned maps.
+  IdMaps add_tables(const Profile &other);
   // Merges another finished profile's tables and samples into this one (parallel readers).
   void add_profile(const Profile &other);
 
