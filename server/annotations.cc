@@ -118,13 +118,18 @@ Answer<FileAnnotationsResult> file_annotations(const ProfileIndex &index,
   all.sort = SortBy::total;
   HotFunctions fns = hot_functions(*v.value, all);
   KeySums fcounts = function_sums(*v.count);
-  HotLines lines = hot_lines(*v.value, HotOptions{}, true);
+  // The first profiled line of each function of this file, in one pass over the line rows.
+  const HotLines lines = hot_lines(*v.value, HotOptions{}, true);
+  std::map<std::string_view, int32_t> first_line;
+  for (const LineRow &lr : lines.rows) {
+    if (lr.file != r.file) continue;
+    auto [it, added] = first_line.try_emplace(lr.function, lr.line);
+    if (!added) it->second = std::min(it->second, lr.line);
+  }
   for (const FunctionRow &row : fns.rows) {
     if (row.file != r.file) continue;
-    int32_t first = 0;
-    for (const LineRow &lr : lines.rows)
-      if (lr.file == r.file && lr.function == row.name && (first == 0 || lr.line < first))
-        first = lr.line;
+    auto it = first_line.find(row.name);
+    const int32_t first = it == first_line.end() ? 0 : it->second;
     r.functions.push_back({std::string(row.name), first, both(fcounts.self[row.key], row.self),
                            both(fcounts.total[row.key], row.total)});
   }
