@@ -69,6 +69,8 @@ json to_json(const FileAnnotationsResult &r) {
   json lines = json::array(), functions = json::array();
   for (const LineAnnotation &l : r.lines)
     lines.push_back({{"line", l.line},
+                     {"profiledLine", l.profiled_line},
+                     {"stale", l.stale},
                      {"self", to_json(l.self)},
                      {"total", to_json(l.total)},
                      {"heat", l.heat}});

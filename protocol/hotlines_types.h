@@ -69,13 +69,15 @@ struct FileAnnotationsParams {
 std::string parse_file_annotations_params(const json &params, FileAnnotationsParams *out);
 
 struct LineAnnotation {
-  int64_t line = 0; // 1-based
+  int64_t line = 0;          // 1-based, in the document as the editor has it now
+  int64_t profiled_line = 0; // 1-based, in the text the profile describes
+  bool stale = false;        // the line was edited since it was opened
   Weight self, total;
-  double heat = 0; // self value relative to the profile's hottest line, 0..1
+  double heat = 0; // self relative to the view's hottest line, 0..1
 };
 struct FunctionAnnotation {
   std::string name;
-  int64_t line = 0; // first profiled line of the function in this file
+  int64_t line = 0; // first profiled line of the function in this file (current document)
   Weight self, total;
 };
 struct FileAnnotationsResult {
@@ -83,7 +85,7 @@ struct FileAnnotationsResult {
   std::string file;                  // the profile's recorded file that matched ("" when none did)
   Weight total;                      // the view's total
   std::vector<LineAnnotation> lines; // by line
-  std::vector<FunctionAnnotation> functions; // hottest total first
+  std::vector<FunctionAnnotation> functions; // by line
 };
 json to_json(const FileAnnotationsResult &r);
 

@@ -52,15 +52,16 @@ std::string parse_initialize_params(const json &params, InitializeParams *out) {
   return {};
 }
 
-json server_capabilities(const std::vector<std::string> &commands) {
+json server_capabilities(const std::vector<std::string> &commands,
+                         const std::vector<std::string> &requests) {
   return {
-      {"textDocumentSync", {{"openClose", true}, {"change", 2}}},
+      {"textDocumentSync",
+       {{"openClose", true}, {"change", 2}, {"save", {{"includeText", false}}}}},
+      {"inlayHintProvider", true},
+      {"codeLensProvider", {{"resolveProvider", false}}},
+      {"hoverProvider", true},
       {"executeCommandProvider", {{"commands", commands}, {"workDoneProgress", true}}},
-      {"experimental",
-       {{"hotlines",
-         {{"requests",
-           {"hotlines/loadProfile", "hotlines/hotMethods", "hotlines/profiles",
-            "hotlines/fileAnnotations"}}}}}},
+      {"experimental", {{"hotlines", {{"requests", requests}}}}},
   };
 }
 

@@ -34,7 +34,9 @@ struct InitializeParams {
 // Returns an error message (for -32602) or "" on success.
 std::string parse_initialize_params(const json &params, InitializeParams *out);
 
-// The `capabilities` object of the initialize result. `commands` are the executeCommand ids.
-json server_capabilities(const std::vector<std::string> &commands);
+// The `capabilities` object of the initialize result. `commands` are the executeCommand ids,
+// `requests` the hotlines/* methods (listed under experimental.hotlines.requests).
+json server_capabilities(const std::vector<std::string> &commands,
+                         const std::vector<std::string> &requests);
 
 } // namespace hotlines

@@ -1,6 +1,7 @@
 // Hot methods and file annotations over the query engine (see annotations.h).
 #include "server/annotations.h"
 
+#include "server/function_keys.h"
 #include "server/line_keys.h"
 #include "server/query_hot.h"
 #include "server/query_lines.h"
@@ -74,22 +75,8 @@ Answer<HotMethodsResult> hot_methods(const ProfileIndex &index, const HotMethods
   return a;
 }
 
-Answer<FileAnnotationsResult> file_annotations(const ProfileIndex &index,
-                                               const FileAnnotationsParams &p,
-                                               const std::string &path,
-                                               const std::atomic<bool> *cancel) {
-  Answer<FileAnnotationsResult> a;
-  Views v = views(index, p.event, cancel);
-  if (!v.error.empty()) return a.error = v.error, a;
-  FileAnnotationsResult &r = a.result;
-  const Profile &prof = index.profile();
-  r.uri = p.uri;
-  r.event = std::string(v.value->event_name());
-  r.unit = std::string(prof.str(prof.events[v.value->event].unit));
-  r.total = both(v.count->total, v.value->total);
-  // The recorded file sharing the most trailing components with the path: the whole key for
-  // JVM keys (`org/acme/shop/Pricing.java`), at least the basename and its folder otherwise.
-  const LineKeys &keys = index.lines();
+std::vector<std::string> file_keys_for_path(const LineKeys &keys, std::string_view path) {
+  std::vector<std::string> out;
   size_t best = 0;
   for (uint32_t f = 0; f < keys.file_count(); f++) {
     const std::string &key = keys.file_name(f);
@@ -98,42 +85,34 @@ Answer<FileAnnotationsResult> file_annotations(const ProfileIndex &index,
         std::count_if(key.begin(), key.end(), [](char c) { return c == '/' || c == '\\'; }) +
         (key.empty() || key[0] == '/' ? 0 : 1);
     if (n == 0 || (n < key_parts && n < 2)) continue;
-    if (n > best) best = n, r.file = key;
+    if (n > best) best = n, out.clear();
+    if (n == best) out.push_back(key);
   }
-  if (r.file.empty()) return a;
-  FileLines value_lines = file_lines(*v.value, r.file), count_lines = file_lines(*v.count, r.file);
-  std::map<int32_t, FileLine> counts;
-  for (const FileLine &l : count_lines.lines) counts[l.line] = l;
-  HotOptions top1;
-  top1.top = 1;
-  HotLines hottest = hot_lines(*v.value, top1);
-  int64_t max_self = hottest.rows.empty() ? 0 : hottest.rows[0].self;
-  for (const FileLine &l : value_lines.lines) {
-    const FileLine &c = counts[l.line];
-    double heat = max_self > 0 ? std::min(1.0, static_cast<double>(l.self) / max_self) : 0.0;
-    r.lines.push_back({l.line, both(c.self, l.self), both(c.total, l.total), heat});
+  return out;
+}
+
+FileAnnotationsResult annotations_result(const FileHeat &heat, const TextDocument *doc) {
+  FileAnnotationsResult r;
+  r.event = heat.event;
+  r.unit = heat.unit;
+  r.total = heat.view_total;
+  if (!heat.file_keys.empty()) r.file = heat.file_keys[0];
+  for (const HeatLine &l : heat.lines) {
+    int32_t cur = doc ? doc->current_line(l.line - 1) : l.line - 1;
+    if (cur < 0) continue;
+    double h =
+        heat.max_self > 0
+            ? std::min(1.0, static_cast<double>(l.self.value) / static_cast<double>(heat.max_self))
+            : 0.0;
+    r.lines.push_back({cur + 1, l.line, doc && doc->origin(cur).stale, l.self, l.total, h});
   }
-  // Functions of this file: hot function rows whose recorded file is it, at their first line.
-  HotOptions all;
-  all.sort = SortBy::total;
-  HotFunctions fns = hot_functions(*v.value, all);
-  KeySums fcounts = function_sums(*v.count);
-  // The first profiled line of each function of this file, in one pass over the line rows.
-  const HotLines lines = hot_lines(*v.value, HotOptions{}, true);
-  std::map<std::string_view, int32_t> first_line;
-  for (const LineRow &lr : lines.rows) {
-    if (lr.file != r.file) continue;
-    auto [it, added] = first_line.try_emplace(lr.function, lr.line);
-    if (!added) it->second = std::min(it->second, lr.line);
+  std::sort(r.lines.begin(), r.lines.end(),
+            [](const LineAnnotation &a, const LineAnnotation &b) { return a.line < b.line; });
+  for (const HeatFunction &f : heat.functions) {
+    int32_t cur = f.first_line > 0 && doc ? doc->current_line(f.first_line - 1) + 1 : f.first_line;
+    r.functions.push_back({f.name, cur, f.self, f.total});
   }
-  for (const FunctionRow &row : fns.rows) {
-    if (row.file != r.file) continue;
-    auto it = first_line.find(row.name);
-    const int32_t first = it == first_line.end() ? 0 : it->second;
-    r.functions.push_back({std::string(row.name), first, both(fcounts.self[row.key], row.self),
-                           both(fcounts.total[row.key], row.total)});
-  }
-  return a;
+  return r;
 }
 
 } // namespace hotlines

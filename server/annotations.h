@@ -1,15 +1,18 @@
-// The LSP server's first answers over the query engine: hot methods and the per-line
-// annotations of one source file, with both measures (count and value) per row. The file is
-// matched to the profile's recorded file keys by the longest common trailing path (a first
-// version; the source-resolution module replaces it). Pure; any thread.
+// The LSP server's answers over the query engine that do not depend on the session: hot
+// methods with both measures per row, the recorded file keys of the profile that match a
+// workspace path, and the hotlines/fileAnnotations result of a file's heat mapped through
+// the editor's document. Pure; any thread.
 #pragma once
 
 #include "protocol/hotlines_types.h"
+#include "server/file_heat.h"
 #include "server/profile_index.h"
+#include "server/text_document.h"
 
 #include <atomic>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace hotlines {
 
@@ -21,10 +24,14 @@ template <typename T> struct Answer {
 Answer<HotMethodsResult> hot_methods(const ProfileIndex &index, const HotMethodsParams &params,
                                      const std::atomic<bool> *cancel);
 
-Answer<FileAnnotationsResult> file_annotations(const ProfileIndex &index,
-                                               const FileAnnotationsParams &params,
-                                               const std::string &path,
-                                               const std::atomic<bool> *cancel);
+// The recorded file keys that name `path`: the ones sharing the most trailing path
+// components with it (the whole key for JVM keys like `org/acme/shop/Pricing.java`; for
+// path keys at least the file and its folder).
+std::vector<std::string> file_keys_for_path(const LineKeys &keys, std::string_view path);
+
+// The fileAnnotations result of `heat`, its lines mapped into `doc` (null: the file as
+// profiled). Lines deleted in the document are left out.
+FileAnnotationsResult annotations_result(const FileHeat &heat, const TextDocument *doc);
 
 // How many trailing path components `path` and the recorded `key` share.
 size_t common_trailing_components(std::string_view path, std::string_view key);

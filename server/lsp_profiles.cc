@@ -6,6 +6,7 @@
 #include "protocol/json_fields.h"
 #include "server/annotations.h"
 #include "server/lsp_server.h"
+#include "server/uri.h"
 
 namespace hotlines {
 
@@ -31,34 +32,46 @@ ProfileSummary summarize(const LoadedProfile &lp) {
   return s;
 }
 
-// Paths may come as file:// URIs from editors.
-std::string path_of(const std::string &p) {
-  if (p.rfind("file://", 0) != 0) return p;
-  std::string out;
-  for (size_t i = 7; i < p.size(); i++) {
-    if (p[i] == '%' && i + 2 < p.size()) {
-      out.push_back(static_cast<char>(std::stoi(p.substr(i + 1, 2), nullptr, 16)));
-      i += 2;
-    } else {
-      out.push_back(p[i]);
-    }
-  }
-  return out;
-}
-
 } // namespace
 
 void LspServer::on_load_profile(const json &params, Reply reply) {
   LoadProfileParams p;
   std::string err = parse_load_profile_params(params, &p);
   if (!err.empty()) return reply.error(kInvalidParams, err);
-  load_profile(path_of(p.path), p.work_done_token, reply);
+  load_request(resolve_workspace_path(p.path), p.work_done_token, reply);
 }
 
-void LspServer::load_profile(const std::string &path, const json &token, Reply reply) {
+std::string LspServer::resolve_workspace_path(const std::string &path) const {
+  std::string root = init_.root_uri;
+  if (root.empty() && !init_.workspace_folders.empty()) root = init_.workspace_folders[0].uri;
+  return absolute_path(path, root);
+}
+
+void LspServer::load_request(const std::string &path, const json &token, Reply reply) {
+  load_profile(path, token, reply.cancel_flag(),
+               [this, reply](const LoadedProfile *lp, const RpcError *e) {
+                 if (e) return reply.error(e->code, e->message, e->data);
+                 reply(to_json(summarize(*lp)));
+               });
+}
+
+void LspServer::reload_profile(const std::string &id) {
+  const LoadedProfile *lp = profiles_.find(id);
+  if (!lp) return;
+  load_profile(lp->path, nullptr, nullptr,
+               [this, path = lp->path](const LoadedProfile *, const RpcError *e) {
+                 if (e)
+                   log("warning",
+                       "reload of " + path + " failed; the loaded profile stays: " + e->message);
+               });
+}
+
+void LspServer::load_profile(const std::string &path, const json &token,
+                             const std::atomic<bool> *cancel, LoadDone done) {
   struct Job {
     LoadResult result;
     std::shared_ptr<const ProfileIndex> index;
+    std::shared_ptr<const FileFunctions> files;
     std::atomic<int> percent{0};
   };
   auto job = std::make_shared<Job>();
@@ -72,7 +85,7 @@ void LspServer::load_profile(const std::string &path, const json &token, Reply r
                                        {"cancellable", true},
                                        {"percentage", 0}}}});
   LoadOptions options;
-  options.cancel = reply.cancel_flag();
+  options.cancel = cancel;
   if (progress) {
     options.progress = [this, job, token](double fraction) {
       int pct = static_cast<int>(fraction * 100);
@@ -91,27 +104,50 @@ void LspServer::load_profile(const std::string &path, const json &token, Reply r
         // The precomputed unfiltered views make the frequent queries lookups.
         job->index = ProfileIndex::build(
             std::shared_ptr<const Profile>(std::move(job->result.profile)), options.cancel);
+        if (job->index) job->files = std::make_shared<FileFunctions>(*job->index);
       },
-      [this, job, path, token, progress, reply] {
+      [this, job, path, token, progress, cancel, done] {
         if (progress)
           send_notification("$/progress", {{"token", token}, {"value", {{"kind", "end"}}}});
-        if (reply.cancelled() || (job->result.error.empty() && !job->index)) {
+        if ((cancel && cancel->load()) || (job->result.error.empty() && !job->index)) {
           log("info", "load of " + path + " cancelled");
-          reply.error(kRequestCancelled, "request cancelled");
+          RpcError e{kRequestCancelled, "request cancelled", nullptr};
+          done(nullptr, &e);
         } else if (!job->result.error.empty()) {
           const LoadResult &r = job->result;
           log("error", r.describe());
           json data = {{"path", path}};
           if (r.error_offset >= 0) data["offset"] = r.error_offset;
           if (r.error_line >= 0) data["line"] = r.error_line;
-          reply.error(kRequestFailed, "cannot load profile: " + r.describe(), data);
+          RpcError e{kRequestFailed, "cannot load profile: " + r.describe(), data};
+          done(nullptr, &e);
         } else {
-          const LoadedProfile &lp = profiles_.put(path, job->index);
-          log("info", "loaded " + path + " as " + lp.id);
-          reply(to_json(summarize(lp)));
+          bool reloaded = false;
+          for (const auto &[id, other] : profiles_.all()) reloaded |= other.path == path;
+          const LoadedProfile &lp = profiles_.put(path, job->index, job->files);
+          log("info", (reloaded ? "reloaded " : "loaded ") + path + " as " + lp.id);
+          json summary = to_json(summarize(lp));
+          done(&lp, nullptr);
+          if (!exiting_) {
+            send_notification(reloaded ? "hotlines/profileChanged" : "hotlines/profileLoaded",
+                              summary);
+            annotations_changed();
+          }
         }
         finish_if_done();
       });
+}
+
+void LspServer::on_unload_profile(const json &params, Reply reply) {
+  FieldReader r(params);
+  std::string id;
+  r.required("profileId", &id);
+  if (!r.ok()) return reply.error(kInvalidParams, r.error());
+  if (!profiles_.remove(id)) return reply.error(kInvalidParams, "unknown profileId '" + id + "'");
+  if (baseline_id_ == id) baseline_id_.clear();
+  log("info", "unloaded " + id);
+  annotations_changed();
+  reply(nullptr);
 }
 
 void LspServer::on_profiles(const json &, Reply reply) {
@@ -170,21 +206,6 @@ void LspServer::on_hot_methods(const json &params, Reply reply) {
             });
 }
 
-void LspServer::on_file_annotations(const json &params, Reply reply) {
-  FileAnnotationsParams p;
-  std::string err = parse_file_annotations_params(params, &p);
-  if (!err.empty()) return reply.error(kInvalidParams, err);
-  const LoadedProfile *lp = find_profile(p.profile_id, reply);
-  if (!lp || !check_event(*lp->profile, p.event, reply)) return;
-  run_query(*lp, reply,
-            [index = lp->index, p, id = lp->id, cancel = reply.cancel_flag()]() -> json {
-              auto r = file_annotations(*index, p, path_of(p.uri), cancel);
-              if (!r.error.empty()) return {{"error", r.error}};
-              r.result.profile_id = id;
-              return to_json(r.result);
-            });
-}
-
 void LspServer::on_execute_command(const json &params, Reply reply) {
   FieldReader r(params);
   std::string command;
@@ -199,8 +220,14 @@ void LspServer::on_execute_command(const json &params, Reply reply) {
     LoadProfileParams p;
     std::string err = parse_load_profile_params(first, &p);
     if (!err.empty()) return reply.error(kInvalidParams, "arguments[0]: " + err);
-    return load_profile(path_of(p.path), token.is_null() ? p.work_done_token : token, reply);
+    return load_request(resolve_workspace_path(p.path), token.is_null() ? p.work_done_token : token,
+                        reply);
   }
+  if (command == "hotlines.unloadProfile") return on_unload_profile(first, reply);
+  if (command == "hotlines.selectEvent") return on_select_event(first, reply);
+  if (command == "hotlines.selectThreads") return on_select_threads(first, reply);
+  if (command == "hotlines.setWindow") return on_set_window(first, reply);
+  if (command == "hotlines.setBaseline") return on_set_baseline(first, reply);
   if (command == "hotlines.hotMethods") return on_hot_methods(first, reply);
   if (command == "hotlines.fileAnnotations") return on_file_annotations(first, reply);
   reply.error(kInvalidParams, "unknown command '" + command + "'");

@@ -61,18 +61,50 @@ void LspServer::bind_methods() {
   requests_["hotlines/profiles"] = &LspServer::on_profiles;
   requests_["hotlines/hotMethods"] = &LspServer::on_hot_methods;
   requests_["hotlines/fileAnnotations"] = &LspServer::on_file_annotations;
+  requests_["hotlines/unloadProfile"] = &LspServer::on_unload_profile;
+  requests_["hotlines/events"] = &LspServer::on_events;
+  requests_["hotlines/threads"] = &LspServer::on_threads;
+  requests_["hotlines/flameGraph"] = &LspServer::on_flame_graph;
+  requests_["hotlines/callTree"] = &LspServer::on_call_tree;
+  requests_["hotlines/callers"] = &LspServer::on_callers;
+  requests_["hotlines/callees"] = &LspServer::on_callees;
+  requests_["hotlines/timeline"] = &LspServer::on_timeline;
+  requests_["hotlines/diff"] = &LspServer::on_diff;
   requests_["workspace/executeCommand"] = &LspServer::on_execute_command;
+  requests_["textDocument/inlayHint"] = &LspServer::on_inlay_hint;
+  requests_["textDocument/codeLens"] = &LspServer::on_code_lens;
+  requests_["textDocument/hover"] = &LspServer::on_hover;
 
   notifications_["initialized"] = &LspServer::on_initialized;
   notifications_["exit"] = &LspServer::on_exit;
   notifications_["$/cancelRequest"] = &LspServer::on_cancel_request;
   notifications_["$/setTrace"] = &LspServer::on_set_trace;
+  notifications_["textDocument/didOpen"] = &LspServer::on_did_open;
+  notifications_["textDocument/didChange"] = &LspServer::on_did_change;
+  notifications_["textDocument/didClose"] = &LspServer::on_did_close;
+  notifications_["textDocument/didSave"] = &LspServer::on_did_save;
+  notifications_["workspace/didChangeConfiguration"] = &LspServer::on_did_change_configuration;
+  notifications_["workspace/didChangeWatchedFiles"] = &LspServer::on_did_change_watched_files;
 
-  commands_ = {"hotlines.loadProfile", "hotlines.hotMethods", "hotlines.fileAnnotations"};
+  commands_ = {"hotlines.loadProfile",   "hotlines.unloadProfile",  "hotlines.selectEvent",
+               "hotlines.selectThreads", "hotlines.setWindow",      "hotlines.setBaseline",
+               "hotlines.hotMethods",    "hotlines.fileAnnotations"};
 }
 
 void LspServer::send_notification(std::string_view method, const json &params) {
   send_(make_notification(method, params));
+}
+
+void LspServer::send_request(std::string_view method, const json &params, ClientReply done) {
+  json id = "hotlines-" + std::to_string(next_client_request_++);
+  if (done) client_requests_[id.dump()] = std::move(done);
+  json msg = {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}};
+  if (!params.is_null()) msg["params"] = params;
+  send_(msg.dump());
+}
+
+void LspServer::show_message(int type, const std::string &message) {
+  if (!exiting_) send_notification("window/showMessage", {{"type", type}, {"message", message}});
 }
 
 void LspServer::log(std::string_view level, const std::string &message) {
@@ -99,7 +131,16 @@ void LspServer::handle_message(const std::string &body) {
     send_(make_error_response(id, err));
     return;
   }
-  if (msg.kind == Incoming::Kind::response) return; // answers to our requests: none awaited yet
+  if (msg.kind == Incoming::Kind::response) { // answers to our requests
+    auto it = client_requests_.find(msg.id.dump());
+    if (it == client_requests_.end()) return;
+    ClientReply done = std::move(it->second);
+    client_requests_.erase(it);
+    json error;
+    if (msg.error) error = {{"code", msg.error->code}, {"message", msg.error->message}};
+    done(msg.result, error);
+    return;
+  }
   if (msg.kind == Incoming::Kind::notification) {
     if (exiting_) return;
     auto it = notifications_.find(msg.method);
@@ -161,9 +202,16 @@ void LspServer::on_initialize(const json &params, Reply reply) {
     auto it = init_.initialization_options.find("logToClient");
     log_to_client_ =
         it != init_.initialization_options.end() && it->is_boolean() && it->get<bool>();
+    it = init_.initialization_options.find("clientCommands");
+    client_commands_ =
+        it != init_.initialization_options.end() && it->is_boolean() && it->get<bool>();
   }
-  reply({{"capabilities", server_capabilities(commands_)},
+  std::vector<std::string> hotlines_requests;
+  for (const auto &[method, handler] : requests_)
+    if (method.rfind("hotlines/", 0) == 0) hotlines_requests.push_back(method);
+  reply({{"capabilities", server_capabilities(commands_, hotlines_requests)},
          {"serverInfo", {{"name", "hotlines"}, {"version", HOTLINES_VERSION}}}});
+  apply_settings(init_.initialization_options);
 }
 
 void LspServer::on_initialized(const json &) {

@@ -6,8 +6,12 @@
 
 #include "protocol/jsonrpc.h"
 #include "protocol/lsp_types.h"
+#include "server/annotation_text.h"
+#include "server/file_heat.h"
 #include "server/loop_work.h"
 #include "server/profile_store.h"
+#include "server/server_config.h"
+#include "server/text_document.h"
 
 #include <atomic>
 #include <functional>
@@ -55,6 +59,10 @@ private:
 
   void bind_methods();
   void send_notification(std::string_view method, const json &params);
+  // A request to the client; `done` gets the result, or the error object (result null).
+  using ClientReply = std::function<void(const json &result, const json &error)>;
+  void send_request(std::string_view method, const json &params, ClientReply done = {});
+  void show_message(int type, const std::string &message); // window/showMessage
   void log(std::string_view level, const std::string &message);
   void finish_if_done();
 
@@ -77,7 +85,62 @@ private:
   // Runs `query` on a worker against `lp` and answers with its JSON ({"error": …} fails);
   // stale answers (profile reloaded meanwhile) become ContentModified.
   void run_query(const LoadedProfile &lp, Reply reply, std::function<json()> query);
-  void load_profile(const std::string &path, const json &work_done_token, Reply reply);
+  // Loads (or reloads) a profile on a worker; `done` gets the stored profile or the error.
+  using LoadDone = std::function<void(const LoadedProfile *lp, const RpcError *error)>;
+  void load_profile(const std::string &path, const json &work_done_token,
+                    const std::atomic<bool> *cancel, LoadDone done);
+  void load_request(const std::string &path, const json &work_done_token, Reply reply);
+  void reload_profile(const std::string &id);
+  std::string resolve_workspace_path(const std::string &path) const;
+  void on_unload_profile(const json &params, Reply reply);
+
+  // Query requests (lsp_queries.cc)
+  void on_events(const json &params, Reply reply);
+  void on_threads(const json &params, Reply reply);
+  void on_flame_graph(const json &params, Reply reply);
+  void on_call_tree(const json &params, Reply reply);
+  void on_callers(const json &params, Reply reply);
+  void on_callees(const json &params, Reply reply);
+  void on_timeline(const json &params, Reply reply);
+  void on_diff(const json &params, Reply reply);
+  void on_tree(const json &params, Reply reply, const char *kind);
+  // The session view with the request's overrides; false after answering with the error.
+  bool request_view(const LoadedProfile &lp, const json &params, View *view, const Reply &reply);
+
+  // Documents and configuration (lsp_documents.cc)
+  void on_did_open(const json &params);
+  void on_did_change(const json &params);
+  void on_did_close(const json &params);
+  void on_did_save(const json &params);
+  void on_did_change_configuration(const json &params);
+  void on_did_change_watched_files(const json &params);
+  void apply_settings(const json &settings);
+  // The open document of a URI, or null.
+  const TextDocument *document(const std::string &uri) const;
+
+  // Annotations (lsp_annotations.cc)
+  void on_inlay_hint(const json &params, Reply reply);
+  void on_code_lens(const json &params, Reply reply);
+  void on_hover(const json &params, Reply reply);
+  void on_select_event(const json &params, Reply reply);
+  void on_select_threads(const json &params, Reply reply);
+  void on_set_window(const json &params, Reply reply);
+  void on_set_baseline(const json &params, Reply reply);
+  // The session view (configuration + per-request event) for a profile; false after
+  // answering the request with the error.
+  bool session_view(const LoadedProfile &lp, const std::string &event, View *view,
+                    const Reply *reply, std::string *error = nullptr);
+  // Calls `use` with the heat of a file under the session view for the active profile
+  // (null heat when no profile is loaded); computes on a worker on first use, then cached.
+  using HeatUse = std::function<void(const LoadedProfile *lp, std::shared_ptr<const FileHeat>,
+                                     const std::string &error)>;
+  void with_heat(const std::string &uri, const std::string &profile_id, const std::string &event,
+                 const std::atomic<bool> *cancel, HeatUse use);
+  HeatText heat_text(const FileHeat &heat) const;
+  // After a load, reload, unload or view change: drop cached heat, ask clients to refresh
+  // inlay hints and code lenses, re-publish diagnostics.
+  void annotations_changed();
+  void publish_diagnostics(const std::string &uri);
 
   LoopWork *work_;
   Options options_;
@@ -87,9 +150,17 @@ private:
   std::map<std::string, std::weak_ptr<Reply::State>> in_flight_; // by id.dump()
   std::vector<std::string> commands_;
   ProfileStore profiles_;
+  ServerConfig config_;
+  std::map<std::string, TextDocument> documents_;               // open documents by URI
+  std::map<std::string, std::shared_ptr<const FileHeat>> heat_; // by profile, view, path
+  std::map<std::string, std::vector<json>> published_;          // URIs with diagnostics
+  std::string baseline_id_;
+  int64_t next_client_request_ = 1;
+  std::map<std::string, ClientReply> client_requests_; // by id.dump()
   InitializeParams init_;
   bool initialized_ = false, shutdown_ = false, exiting_ = false, finished_ = false;
   bool log_to_client_ = false;
+  bool client_commands_ = false; // initializationOptions.clientCommands: lens commands run
   int exit_code_ = 1;
 };
 

@@ -4,12 +4,16 @@
 namespace hotlines {
 
 const LoadedProfile &ProfileStore::put(const std::string &path,
-                                       std::shared_ptr<const ProfileIndex> index) {
+                                       std::shared_ptr<const ProfileIndex> index,
+                                       std::shared_ptr<const FileFunctions> file_functions) {
   std::shared_ptr<const Profile> profile = index->shared_profile();
+  auto views = std::make_shared<ViewCache>(index);
   for (auto &[id, lp] : profiles_) {
     if (lp.path == path) {
       lp.profile = std::move(profile);
       lp.index = index;
+      lp.views = std::move(views);
+      lp.file_functions = std::move(file_functions);
       lp.generation = next_generation_++;
       last_id_ = id;
       return lp;
@@ -21,6 +25,8 @@ const LoadedProfile &ProfileStore::put(const std::string &path,
   lp.path = path;
   lp.profile = std::move(profile);
   lp.index = std::move(index);
+  lp.views = std::move(views);
+  lp.file_functions = std::move(file_functions);
   lp.generation = next_generation_++;
   last_id_ = id;
   return lp;
@@ -33,7 +39,12 @@ const LoadedProfile *ProfileStore::find(const std::string &id) const {
 
 bool ProfileStore::remove(const std::string &id) {
   if (profiles_.erase(id) == 0) return false;
-  if (last_id_ == id) last_id_ = profiles_.empty() ? "" : profiles_.rbegin()->first;
+  if (last_id_ == id) { // the most recently added of the rest
+    last_id_.clear();
+    for (const auto &[other, lp] : profiles_)
+      if (last_id_.empty() || std::stoull(other.substr(1)) > std::stoull(last_id_.substr(1)))
+        last_id_ = other;
+  }
   return true;
 }
 

@@ -4,7 +4,9 @@
 #pragma once
 
 #include "formats/profile.h"
+#include "server/file_heat.h"
 #include "server/profile_index.h"
+#include "server/view_cache.h"
 
 #include <map>
 #include <memory>
@@ -15,14 +17,17 @@ namespace hotlines {
 struct LoadedProfile {
   std::string id, path;
   std::shared_ptr<const Profile> profile;
-  std::shared_ptr<const ProfileIndex> index; // built at load; queries read it
+  std::shared_ptr<const ProfileIndex> index;           // built at load; queries read it
+  std::shared_ptr<ViewCache> views;                    // filtered views computed for this profile
+  std::shared_ptr<const FileFunctions> file_functions; // built at load
   uint64_t generation = 0;
 };
 
 class ProfileStore {
 public:
   // Adds a profile, or replaces the one loaded from the same path (a reload keeps its id).
-  const LoadedProfile &put(const std::string &path, std::shared_ptr<const ProfileIndex> index);
+  const LoadedProfile &put(const std::string &path, std::shared_ptr<const ProfileIndex> index,
+                           std::shared_ptr<const FileFunctions> file_functions);
   // The profile with this id; "" means the most recently loaded one. nullptr when unknown.
   const LoadedProfile *find(const std::string &id) const;
   bool remove(const std::string &id);

@@ -1,0 +1,323 @@
+// LspServer: the standard LSP features any editor shows — inlay hints at hot lines, code
+// lenses above profiled methods, hover with every event's numbers and the line's callers and
+// callees, hint diagnostics, workspace symbols for hot methods — plus hotlines/fileAnnotations
+// and the commands that change the session view. Heat is computed per (profile, view, file) on
+// a worker and cached until the profile or the view changes; lines follow unsaved edits.
+#include "protocol/json_fields.h"
+#include "server/annotations.h"
+#include "server/cli_flags.h"
+#include "server/declarations.h"
+#include "server/line_keys.h"
+#include "server/lsp_server.h"
+#include "server/query_tree.h"
+#include "server/uri.h"
+
+#include <algorithm>
+
+namespace hotlines {
+
+namespace {
+
+std::string uri_param(const json &params) {
+  if (!params.is_object() || !params.contains("textDocument")) return {};
+  const json &td = params["textDocument"];
+  if (!td.is_object() || !td.contains("uri") || !td["uri"].is_string()) return {};
+  return td["uri"].get<std::string>();
+}
+
+json lsp_range(int64_t line, int64_t from, int64_t to) {
+  return {{"start", {{"line", line}, {"character", from}}},
+          {"end", {{"line", line}, {"character", to}}}};
+}
+
+// The share that decides whether a line or function is shown.
+double shown_share(const HeatText &t, Weight w) {
+  int64_t part = t.by_value ? w.value : w.count;
+  int64_t whole = t.by_value ? t.view_total.value : t.view_total.count;
+  return whole == 0 ? 0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole);
+}
+
+} // namespace
+
+bool LspServer::session_view(const LoadedProfile &lp, const std::string &event, View *view,
+                             const Reply *reply, std::string *error) {
+  CliFlags flags;
+  flags.event = event.empty() ? config_.event : event;
+  // A configured event the profile lacks falls back to the profile's default event.
+  if (event.empty() && !flags.event.empty() && lp.profile->find_event(flags.event) < 0)
+    flags.event.clear();
+  flags.measure = config_.measure == "count" ? Measure::count : Measure::value;
+  flags.threads = config_.threads;
+  flags.from = config_.window_from;
+  flags.to = config_.window_to;
+  flags.hide = config_.hide;
+  std::string err;
+  if (flags.make_view(*lp.index, view, &err)) return true;
+  err = "the view's window: " + err;
+  if (reply) reply->error(kInvalidParams, err);
+  if (error) *error = err;
+  return false;
+}
+
+HeatText LspServer::heat_text(const FileHeat &heat) const {
+  HeatText t;
+  t.event = heat.event;
+  t.unit = heat.unit;
+  t.view_total = heat.view_total;
+  t.format = config_.format;
+  t.by_value = config_.measure != "count";
+  return t;
+}
+
+void LspServer::with_heat(const std::string &uri, const std::string &profile_id,
+                          const std::string &event, const std::atomic<bool> *cancel, HeatUse use) {
+  const LoadedProfile *lp = profiles_.find(profile_id);
+  if (!lp) {
+    if (!profile_id.empty()) return use(nullptr, nullptr, "unknown profileId '" + profile_id + "'");
+    return use(nullptr, nullptr, {});
+  }
+  if (!event.empty() && lp->profile->find_event(event) < 0)
+    return use(nullptr, nullptr, "unknown event '" + event + "'");
+  View view;
+  std::string error;
+  if (!session_view(*lp, event, &view, nullptr, &error)) return use(nullptr, nullptr, error);
+  std::string path = path_of_uri(uri);
+  std::string key = lp->id + '\x1d' + std::to_string(lp->generation) + '\x1d' +
+                    ViewCache::signature(view) + '\x1d' + path;
+  if (auto it = heat_.find(key); it != heat_.end()) return use(lp, it->second, {});
+  struct Job {
+    std::shared_ptr<const FileHeat> heat;
+    std::string error;
+  };
+  auto job = std::make_shared<Job>();
+  std::string id = lp->id;
+  uint64_t generation = lp->generation;
+  work_->queue(
+      [job, views = lp->views, files = lp->file_functions, view, path, cancel] {
+        View count_view = view;
+        count_view.measure = Measure::count;
+        View value_view = view;
+        value_view.measure = Measure::value;
+        ViewResult v = views->get(value_view, cancel), c = views->get(count_view, cancel);
+        if (!v.ok() || !c.ok()) {
+          job->error = v.cancelled || c.cancelled ? "cancelled" : v.ok() ? c.error : v.error;
+          return;
+        }
+        std::vector<std::string> keys = file_keys_for_path(views->index().lines(), path);
+        job->heat =
+            std::make_shared<FileHeat>(compute_file_heat(*v.weights, *c.weights, *files, keys));
+      },
+      [this, job, id, generation, key, use] {
+        const LoadedProfile *now = profiles_.find(id);
+        if (!job->heat) {
+          use(nullptr, nullptr, job->error);
+        } else if (!now || now->generation != generation) {
+          use(nullptr, nullptr, "stale");
+        } else {
+          heat_[key] = job->heat;
+          use(now, job->heat, {});
+        }
+        finish_if_done();
+      });
+}
+
+namespace {
+// Answers a request whose heat failed; true when it did.
+bool heat_failed(const LspServer::Reply &reply, const std::string &error) {
+  if (error.empty()) return false;
+  if (reply.cancelled() || error == "cancelled")
+    reply.error(kRequestCancelled, "request cancelled");
+  else if (error == "stale")
+    reply.error(kContentModified, "the profile was reloaded or unloaded; ask again");
+  else
+    reply.error(kInvalidParams, error);
+  return true;
+}
+} // namespace
+
+void LspServer::on_file_annotations(const json &params, Reply reply) {
+  FileAnnotationsParams p;
+  std::string err = parse_file_annotations_params(params, &p);
+  if (!err.empty()) return reply.error(kInvalidParams, err);
+  const LoadedProfile *lp = find_profile(p.profile_id, reply);
+  if (!lp || !check_event(*lp->profile, p.event, reply)) return;
+  with_heat(p.uri, p.profile_id, p.event, reply.cancel_flag(),
+            [this, reply, p](const LoadedProfile *lp, std::shared_ptr<const FileHeat> heat,
+                             const std::string &error) {
+              if (heat_failed(reply, error)) return;
+              FileAnnotationsResult r = annotations_result(*heat, document(p.uri));
+              r.uri = p.uri;
+              r.profile_id = lp->id;
+              reply(to_json(r));
+            });
+}
+
+void LspServer::on_inlay_hint(const json &params, Reply reply) {
+  std::string uri = uri_param(params);
+  if (uri.empty()) return reply.error(kInvalidParams, "params.textDocument.uri is required");
+  int64_t from = 0, to = INT64_MAX;
+  if (params.contains("range") && params["range"].is_object()) {
+    const json &r = params["range"];
+    from = r.value("start", json::object()).value("line", int64_t{0});
+    to = r.value("end", json::object()).value("line", INT64_MAX);
+  }
+  with_heat(
+      uri, "", "", reply.cancel_flag(),
+      [this, reply, uri, from, to](const LoadedProfile *, std::shared_ptr<const FileHeat> heat,
+                                   const std::string &error) {
+        if (heat_failed(reply, error)) return;
+        json hints = json::array();
+        if (!heat) return reply(hints);
+        const TextDocument *doc = document(uri);
+        HeatText t = heat_text(*heat);
+        FileAnnotationsResult r = annotations_result(*heat, doc);
+        for (const LineAnnotation &l : r.lines) {
+          if (std::max(shown_share(t, l.self), shown_share(t, l.total)) < config_.min_percent)
+            continue;
+          int64_t line = l.line - 1;
+          if (line < from || line > to) continue;
+          int64_t end = doc && line < static_cast<int64_t>(doc->lines().size())
+                            ? TextDocument::utf16_length(doc->lines()[line])
+                            : 0;
+          std::string tip = self_total_text(t, l.self, l.total);
+          if (l.stale) tip += "\n\n(edited since it was profiled)";
+          hints.push_back({{"position", {{"line", line}, {"character", end}}},
+                           {"label", line_label(t, l.self, l.total, l.heat, config_.min_percent)},
+                           {"paddingLeft", true},
+                           {"tooltip", {{"kind", "markdown"}, {"value", tip}}}});
+        }
+        reply(hints);
+      });
+}
+
+void LspServer::on_code_lens(const json &params, Reply reply) {
+  std::string uri = uri_param(params);
+  if (uri.empty()) return reply.error(kInvalidParams, "params.textDocument.uri is required");
+  with_heat(
+      uri, "", "", reply.cancel_flag(),
+      [this, reply, uri](const LoadedProfile *lp, std::shared_ptr<const FileHeat> heat,
+                         const std::string &error) {
+        if (heat_failed(reply, error)) return;
+        json lenses = json::array();
+        if (!heat) return reply(lenses);
+        const TextDocument *doc = document(uri);
+        HeatText t = heat_text(*heat);
+        for (const HeatFunction &f : heat->functions) {
+          if (shown_share(t, f.total) < config_.min_percent) continue;
+          int32_t first = f.first_line > 0 ? f.first_line - 1 : 0;
+          int32_t cur = doc ? doc->current_line(first) : first;
+          if (cur < 0) continue;
+          int32_t decl = doc ? declaration_line(doc->lines(), cur, short_name(f.name)) : -1;
+          json command = {{"title", function_title(t, f.self, f.total)},
+                          {"command", client_commands_ ? "hotlines.showCallers" : ""}};
+          if (client_commands_)
+            command["arguments"] = json::array({{{"profileId", lp->id}, {"function", f.name}}});
+          lenses.push_back(
+              {{"range", lsp_range(decl >= 0 ? decl : cur, 0, 0)}, {"command", command}});
+        }
+        reply(lenses);
+      });
+}
+
+void LspServer::publish_diagnostics(const std::string &uri) {
+  if (!config_.diagnostics || profiles_.all().empty()) {
+    if (published_.erase(uri))
+      send_notification("textDocument/publishDiagnostics",
+                        {{"uri", uri}, {"diagnostics", json::array()}});
+    return;
+  }
+  with_heat(uri, "", "", nullptr,
+            [this, uri](const LoadedProfile *, std::shared_ptr<const FileHeat> heat,
+                        const std::string &error) {
+              if (!error.empty() || !config_.diagnostics || exiting_) return;
+              const TextDocument *doc = document(uri);
+              json diags = json::array();
+              if (heat) {
+                HeatText t = heat_text(*heat);
+                for (const LineAnnotation &l : annotations_result(*heat, doc).lines) {
+                  if (shown_share(t, l.self) < config_.min_percent) continue;
+                  int64_t line = l.line - 1;
+                  int64_t end = doc && line < static_cast<int64_t>(doc->lines().size())
+                                    ? TextDocument::utf16_length(doc->lines()[line])
+                                    : 0;
+                  diags.push_back(
+                      {{"range", lsp_range(line, 0, end)},
+                       {"severity", 4},
+                       {"source", "hotlines"},
+                       {"message", share(t.by_value ? l.self.value : l.self.count,
+                                         t.by_value ? t.view_total.value : t.view_total.count) +
+                                       " of " + t.event + " " +
+                                       (t.by_value && t.unit != "samples" ? t.unit : "samples")}});
+                }
+              }
+              if (diags.empty() && !published_.count(uri)) return;
+              published_[uri] = {};
+              send_notification("textDocument/publishDiagnostics",
+                                {{"uri", uri}, {"diagnostics", diags}});
+            });
+}
+
+void LspServer::annotations_changed() {
+  heat_.clear();
+  if (exiting_) return;
+  if (init_.capabilities.inlay_hint_refresh) send_request("workspace/inlayHint/refresh", nullptr);
+  if (init_.capabilities.code_lens_refresh) send_request("workspace/codeLens/refresh", nullptr);
+  std::vector<std::string> uris;
+  for (const auto &[uri, doc] : documents_) uris.push_back(uri);
+  for (const auto &[uri, d] : published_)
+    if (!documents_.count(uri)) uris.push_back(uri);
+  for (const std::string &uri : uris) publish_diagnostics(uri);
+}
+
+void LspServer::on_select_event(const json &params, Reply reply) {
+  FieldReader r(params);
+  std::string event;
+  r.required("event", &event);
+  if (!r.ok()) return reply.error(kInvalidParams, r.error());
+  if (const LoadedProfile *lp = profiles_.find(""); lp && !check_event(*lp->profile, event, reply))
+    return;
+  config_.event = event;
+  annotations_changed();
+  reply(nullptr);
+}
+
+void LspServer::on_select_threads(const json &params, Reply reply) {
+  json threads;
+  FieldReader r(params);
+  r.optional("threads", &threads);
+  if (!r.ok()) return reply.error(kInvalidParams, r.error());
+  ConfigChange ch = apply_config(json{{"threads", threads}}, &config_);
+  if (!ch.errors.empty()) return reply.error(kInvalidParams, ch.errors[0]);
+  annotations_changed();
+  reply(nullptr);
+}
+
+void LspServer::on_set_window(const json &params, Reply reply) {
+  ServerConfig next = config_;
+  ConfigChange ch = apply_config(json{{"window", params}}, &next);
+  if (!ch.errors.empty()) return reply.error(kInvalidParams, ch.errors[0]);
+  if (const LoadedProfile *lp = profiles_.find("")) {
+    std::swap(next, config_);
+    View view;
+    std::string error;
+    bool ok = session_view(*lp, "", &view, nullptr, &error);
+    std::swap(next, config_);
+    if (!ok) return reply.error(kInvalidParams, error);
+  }
+  config_ = next;
+  annotations_changed();
+  reply(nullptr);
+}
+
+void LspServer::on_set_baseline(const json &params, Reply reply) {
+  FieldReader r(params);
+  std::string id;
+  r.optional("profileId", &id);
+  if (!r.ok()) return reply.error(kInvalidParams, r.error());
+  if (!id.empty() && !find_profile(id, reply)) return;
+  baseline_id_ = id;
+  annotations_changed();
+  reply(nullptr);
+}
+
+} // namespace hotlines
