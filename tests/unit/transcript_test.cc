@@ -5,7 +5,8 @@
 //   --> {json}                (sent framed)             --> raw: "json string of raw bytes"
 //   <-- {json}                (expected: a recursive subset of the next message; arrays
 //                              match element-wise; "*" matches any value)
-// $SHARED and $SOURCE in lines are replaced by the shared and source directories.
+// $SHARED and $SOURCE in lines are replaced by the shared and source directories, and
+// "$TEXT(path)" by the file's contents as a JSON string (for didOpen).
 #include "protocol/framing.h"
 #include "test_util.h"
 
@@ -25,6 +26,12 @@ std::string substitute(std::string s) {
   for (auto [k, v] : {std::pair<std::string, std::string>{"$SHARED", HOTLINES_SHARED_DIR},
                       {"$SOURCE", HOTLINES_SOURCE_DIR}}) {
     for (size_t p; (p = s.find(k)) != std::string::npos;) s.replace(p, k.size(), v);
+  }
+  for (size_t p; (p = s.find("\"$TEXT(")) != std::string::npos;) {
+    size_t end = s.find(")\"", p);
+    if (end == std::string::npos) break;
+    std::string path = s.substr(p + 7, end - p - 7);
+    s.replace(p, end + 2 - p, json(hotlines::test::read_file(path)).dump());
   }
   return s;
 }
