@@ -7,7 +7,7 @@ level=${1:-build}
 pkgs=(build-essential cmake ninja-build pkg-config git nlohmann-json3-dev libprotobuf-dev
       protobuf-compiler zlib1g-dev libuv1-dev libgtest-dev libgmock-dev libbenchmark-dev)
 if [ "$level" != build ]; then
-  pkgs+=(python3 openjdk-17-jdk-headless golang-go)
+  pkgs+=(python3 openjdk-17-jdk-headless golang-go neovim)
   command -v node >/dev/null && command -v npm >/dev/null || pkgs+=(nodejs npm)
 fi
 # The demo's scripted editor session runs in Node.
