@@ -17,6 +17,7 @@ int cli_diff(const std::vector<std::string> &args);
 int cli_filter(const std::vector<std::string> &args);
 int cli_collapse(const std::vector<std::string> &args);
 int cli_convert(const std::vector<std::string> &args);
+int cli_resolve(const std::vector<std::string> &args);
 
 namespace {
 const CliCommand kCommands[] = {
@@ -43,6 +44,8 @@ const CliCommand kCommands[] = {
      cli_collapse},
     {"convert", "convert IN OUT [--event NAME]", "write a profile as pprof (.pb.gz, .pprof, .pb)",
      cli_convert},
+    {"resolve", "resolve FILE --root DIR [--remap FROM=TO]",
+     "map frames to source files; report what does not resolve", cli_resolve},
 };
 } // namespace
 
