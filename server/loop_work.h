@@ -20,6 +20,7 @@ public:
   // Thread-safe; `fn` runs on the loop thread soon after.
   void post(std::function<void()> fn);
   size_t pending() const { return pending_; }
+  uv_loop_t *loop() const { return loop_; }
   // Closes the async handle; call once when the loop should be allowed to end.
   void close();
 

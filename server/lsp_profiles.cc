@@ -230,6 +230,8 @@ void LspServer::on_execute_command(const json &params, Reply reply) {
   if (command == "hotlines.setBaseline") return on_set_baseline(first, reply);
   if (command == "hotlines.hotMethods") return on_hot_methods(first, reply);
   if (command == "hotlines.fileAnnotations") return on_file_annotations(first, reply);
+  if (command == "hotlines.run") return on_run(first, reply);
+  if (command == "hotlines.cancelRun") return on_cancel_run(first, reply);
   reply.error(kInvalidParams, "unknown command '" + command + "'");
 }
 

@@ -74,6 +74,10 @@ void LspServer::bind_methods() {
   requests_["textDocument/inlayHint"] = &LspServer::on_inlay_hint;
   requests_["textDocument/codeLens"] = &LspServer::on_code_lens;
   requests_["textDocument/hover"] = &LspServer::on_hover;
+  requests_["hotlines/run"] = &LspServer::on_run;
+  requests_["hotlines/cancelRun"] = &LspServer::on_cancel_run;
+  requests_["hotlines/listJvms"] = &LspServer::on_list_jvms;
+  requests_["hotlines/testsInFile"] = &LspServer::on_tests_in_file;
 
   notifications_["initialized"] = &LspServer::on_initialized;
   notifications_["exit"] = &LspServer::on_exit;
@@ -86,9 +90,10 @@ void LspServer::bind_methods() {
   notifications_["workspace/didChangeConfiguration"] = &LspServer::on_did_change_configuration;
   notifications_["workspace/didChangeWatchedFiles"] = &LspServer::on_did_change_watched_files;
 
-  commands_ = {"hotlines.loadProfile",   "hotlines.unloadProfile",  "hotlines.selectEvent",
-               "hotlines.selectThreads", "hotlines.setWindow",      "hotlines.setBaseline",
-               "hotlines.hotMethods",    "hotlines.fileAnnotations"};
+  commands_ = {"hotlines.loadProfile",   "hotlines.unloadProfile",   "hotlines.selectEvent",
+               "hotlines.selectThreads", "hotlines.setWindow",       "hotlines.setBaseline",
+               "hotlines.hotMethods",    "hotlines.fileAnnotations", "hotlines.run",
+               "hotlines.cancelRun"};
 }
 
 void LspServer::send_notification(std::string_view method, const json &params) {
@@ -186,7 +191,7 @@ void LspServer::handle_eof() {
 }
 
 void LspServer::finish_if_done() {
-  if (!exiting_ || finished_ || work_->pending() > 0) return;
+  if (!exiting_ || finished_ || runs_active() || work_->pending() > 0) return;
   finished_ = true;
   if (on_finished) on_finished(exit_code_);
 }

@@ -10,6 +10,7 @@
 #include "server/file_heat.h"
 #include "server/loop_work.h"
 #include "server/profile_store.h"
+#include "server/run_manager.h"
 #include "server/server_config.h"
 #include "server/text_document.h"
 
@@ -65,6 +66,7 @@ private:
   void show_message(int type, const std::string &message); // window/showMessage
   void log(std::string_view level, const std::string &message);
   void finish_if_done();
+  bool runs_active(); // stops runs once exiting; true while some still end (lsp_runs.cc)
 
   // Lifecycle (lsp_server.cc)
   void on_initialize(const json &params, Reply reply);
@@ -141,6 +143,17 @@ private:
   // inlay hints and code lenses, re-publish diagnostics.
   void annotations_changed();
   void publish_diagnostics(const std::string &uri);
+
+  // ---- Runs (lsp_runs.cc): hotlines/run, cancelRun, listJvms, testsInFile ----
+  void on_run(const json &params, Reply reply);
+  void on_cancel_run(const json &params, Reply reply);
+  void on_list_jvms(const json &params, Reply reply);
+  void on_tests_in_file(const json &params, Reply reply);
+  void finish_run(const std::string &id, const RunPlan &plan, const RunOutcome &outcome);
+  RunManager &runs();
+  std::string workspace_root() const;
+  std::unique_ptr<RunManager> runs_; // created on first use
+  // ---- end of Runs ----
 
   LoopWork *work_;
   Options options_;

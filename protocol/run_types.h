@@ -1,0 +1,122 @@
+// Profiled-run message types: hotlines/run params (every recipe's parameters in one struct),
+// hotlines/runOutput and hotlines/runFinished notifications, hotlines/cancelRun,
+// hotlines/listJvms and hotlines/testsInFile, each with its JSON conversion. Mirrors the
+// "Profiled runs" section of protocol/README.md: change the two together. Ranges are LSP
+// ranges (0-based lines and UTF-16 columns; hotlines counts columns in bytes for ASCII code).
+#pragma once
+
+#include "protocol/jsonrpc.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hotlines {
+
+// hotlines/run (and workspace/executeCommand hotlines.run). Fields not used by the recipe
+// are ignored; run_recipes.h checks what each recipe needs.
+struct RunParams {
+  std::string recipe; // java-test, java-main, go-test, go-bench, command, attach-jvm
+  std::string cwd;    // "" = the workspace root
+  std::map<std::string, std::string> env; // added to (or replacing in) the server's environment
+  std::string output_dir;                 // "" = <workspace root>/.hotlines
+  int64_t timeout_ms = 0;                 // 0 = none
+
+  // java-test
+  std::string class_name, method;
+  std::string build = "auto"; // auto | maven | gradle | classpath
+  std::vector<std::string> classpath;
+  std::string runner = "auto"; // auto | junit4 | junit5 (classpath build)
+  std::string junit_console;   // the JUnit 5 console launcher jar
+  // java-main
+  std::string main_class, jar;
+  std::vector<std::string> args;
+  // java-test, java-main
+  std::vector<std::string> jvm_args, build_args;
+  std::string java, maven, gradle; // executables ("" = java / mvn / gradle on PATH)
+  std::string async_profiler_path; // asyncProfiler.path; "" = JDK Flight Recorder
+  std::string async_profiler_event = "cpu";
+  std::string jfr_settings = "profile";
+  // go-test, go-bench
+  std::string package = ".", test, bench, profile = "cpu", go;
+  std::vector<std::string> go_args;
+  // command
+  std::vector<std::string> argv;
+  std::string format; // jfr | pprof | collapsed ("" = detected when loading)
+  // attach-jvm
+  int64_t pid = 0;
+  int64_t duration_ms = 10000;
+  std::string jcmd;
+};
+std::string parse_run_params(const json &params, RunParams *out);
+
+// Result of hotlines/run.
+struct RunStarted {
+  std::string run_id, profile_path;
+  std::vector<std::vector<std::string>> commands; // what runs, in order
+};
+json to_json(const RunStarted &r);
+
+// hotlines/runOutput notification. stream: stdout | stderr | hotlines (the server's own
+// lines: each command before it starts, waits).
+struct RunOutput {
+  std::string run_id, stream, text;
+};
+json to_json(const RunOutput &o);
+
+// The `error` of hotlines/runFinished. kind: toolNotFound, testNotFound, buildFailed,
+// crashed, noProfile, timeout, cancelled, spawnFailed, loadFailed.
+struct RunError {
+  std::string kind, message;
+  std::string output; // the last lines of output
+};
+
+// hotlines/runFinished notification.
+struct RunFinished {
+  std::string run_id;
+  std::optional<int64_t> exit_code; // of the last command that ran; none if killed or not started
+  std::string signal;               // "SIGKILL" etc. when a signal ended it, else ""
+  std::string profile_path;
+  std::string profile_id; // "" when nothing was loaded
+  int64_t duration_ms = 0;
+  std::optional<RunError> error;
+};
+json to_json(const RunFinished &f);
+
+// hotlines/cancelRun {runId}
+std::string parse_cancel_run_params(const json &params, std::string *run_id);
+
+// hotlines/listJvms {jcmd?} -> {jvms: [{pid, mainClass, args}]}
+std::string parse_list_jvms_params(const json &params, std::string *jcmd);
+struct JvmInfo {
+  int64_t pid = 0;
+  std::string main_class, args;
+};
+json to_json(const std::vector<JvmInfo> &jvms);
+
+// hotlines/testsInFile {textDocument: {uri}}
+std::string parse_tests_in_file_params(const json &params, std::string *uri);
+struct Position {
+  int64_t line = 0, character = 0;
+};
+struct Range {
+  Position start, end;
+};
+json to_json(const Range &r);
+
+struct TestEntry {
+  std::string kind;      // junit | goTest | goBenchmark
+  std::string name;      // Class#method, TestXxx, BenchmarkXxx
+  Range range;           // annotations/func keyword through the closing brace
+  Range selection_range; // the method or function name
+  json run;              // params for hotlines/run that profile this test (null if unknown)
+};
+struct TestsInFileResult {
+  std::string uri, language; // java | go | "" (not a test file hotlines knows)
+  std::vector<TestEntry> tests;
+};
+json to_json(const TestsInFileResult &r);
+
+} // namespace hotlines

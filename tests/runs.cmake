@@ -1,0 +1,10 @@
+# Profiled runs with real toolchains (java, javac, jcmd, go, junit4, maven): the real server
+# driven over stdio. The Maven test takes > 30 s and is labelled `slow` (the ASan pass skips it).
+add_executable(runs_test ${CMAKE_CURRENT_SOURCE_DIR}/runs/runs_test.cc)
+target_include_directories(runs_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/unit)
+target_link_libraries(runs_test PRIVATE test_support)
+add_dependencies(runs_test hotlines)
+gtest_discover_tests(runs_test DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60
+  TEST_FILTER "-*Maven*" PROPERTIES TIMEOUT 600 LABELS "runs")
+gtest_discover_tests(runs_test DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60
+  TEST_FILTER "*Maven*" PROPERTIES TIMEOUT 900 LABELS slow)

@@ -1,0 +1,591 @@
+// Profiled runs end to end, with real toolchains: the real `hotlines serve` is driven over
+// stdio (hotlines/run, runOutput, runFinished, cancelRun, listJvms, testsInFile) on copies of
+// ../shared/fixtures. Each profile a run loads is checked with the query engine: the test's
+// hot line must be among the profile's top 3 lines by self weight. Needs java/javac/jcmd
+// (openjdk-17-jdk), go (golang-go), junit4 and, for the Maven test, maven with Debian's
+// /usr/share/maven-repo (scripts/deps.sh test installs them).
+#include "formats/loader.h"
+#include "lsp_client.h"
+#include "server/profile_index.h"
+#include "server/query_lines.h"
+#include "test_util.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace hotlines {
+namespace {
+
+namespace fs = std::filesystem;
+using test::LspClient;
+using json = nlohmann::json;
+
+const std::string kJUnit4Jar = "/usr/share/java/junit4.jar";
+const std::string kHamcrestJar = "/usr/share/java/hamcrest-core.jar";
+
+std::string file_uri(const fs::path &p) {
+  return "file://" + p.string();
+}
+
+// "Pricing.java:15" for the top `n` lines of the profile's default event, by self weight.
+// `workspace`: a pattern of the workspace's functions; frames of every other function (the
+// JDK, Go's runtime and math) are hidden, so their time counts for the workspace line that
+// called them, as a source file's gutter shows it. "" = the unfiltered view.
+std::vector<std::string> top_lines(const std::string &path, size_t n,
+                                   const std::string &workspace = "") {
+  LoadResult r = load_profile_file(path);
+  EXPECT_EQ(r.error, "") << path;
+  if (!r.ok()) return {};
+  auto index = ProfileIndex::build(std::shared_ptr<const Profile>(std::move(r.profile)));
+  View view;
+  if (!workspace.empty()) view.hide = {"^(?!" + workspace + ")"};
+  ViewResult v = compute_view(*index, view);
+  EXPECT_TRUE(v.ok()) << v.error;
+  if (!v.ok()) return {};
+  HotOptions o;
+  o.top = n;
+  std::vector<std::string> out;
+  for (const LineRow &row : hot_lines(*v.weights, o).rows)
+    out.push_back(fs::path(std::string(row.file)).filename().string() + ":" +
+                  std::to_string(row.line));
+  return out;
+}
+
+bool contains(const std::vector<std::string> &v, const std::string &s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+// Processes of group `pgid` that are not zombies (from /proc/PID/stat: state, pgrp).
+std::vector<int> group_members(int pgid) {
+  std::vector<int> pids;
+  for (const auto &e : fs::directory_iterator("/proc")) {
+    std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string stat = test::read_file((e.path() / "stat").string());
+    size_t paren = stat.rfind(')');
+    if (paren == std::string::npos) continue;
+    char state = 0;
+    int ppid = 0, pgrp = 0;
+    if (sscanf(stat.c_str() + paren + 1, " %c %d %d", &state, &ppid, &pgrp) != 3) continue;
+    if (pgrp == pgid && state != 'Z') pids.push_back(std::stoi(name));
+  }
+  return pids;
+}
+
+// Signals are delivered asynchronously: give killed processes a moment to exit.
+bool process_group_alive(int pgid, double seconds = 3) {
+  for (int i = 0; i < seconds * 50; i++) {
+    if (group_members(pgid).empty()) return false;
+    usleep(20000);
+  }
+  return true;
+}
+
+class Runs : public testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("hotlines-runs-" +
+            std::string(testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
+            std::to_string(getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    if (client_) {
+      client_->request("shutdown", nullptr);
+      client_->notify("exit", nullptr);
+      EXPECT_EQ(client_->wait_exit(20), 0) << test::read_file((dir_ / "server.err").string());
+      client_.reset();
+    }
+    if (HasFailure())
+      std::cerr << "server log:\n" << test::read_file((dir_ / "server.err").string());
+    else
+      fs::remove_all(dir_);
+  }
+
+  LspClient &start_server(const fs::path &root) {
+    client_ = std::make_unique<LspClient>(HOTLINES_BINARY, (dir_ / "server.err").string());
+    int id = client_->request(
+        "initialize",
+        {{"processId", getpid()}, {"rootUri", file_uri(root)}, {"capabilities", json::object()}});
+    json init = client_->result(id);
+    EXPECT_EQ(init["serverInfo"]["name"], "hotlines");
+    client_->notify("initialized", json::object());
+    return *client_;
+  }
+
+  // Starts a run and waits for its hotlines/runFinished.
+  json run(const json &params, double seconds, std::string *run_id = nullptr) {
+    int id = client_->request("hotlines/run", params);
+    json started = client_->response(id);
+    EXPECT_TRUE(started.contains("result")) << started.dump();
+    if (!started.contains("result")) return json();
+    std::string rid = started["result"]["runId"];
+    if (run_id) *run_id = rid;
+    json done = client_->notification(
+        "hotlines/runFinished", [&](const json &p) { return p["runId"] == rid; }, seconds);
+    EXPECT_FALSE(done.is_null()) << "no runFinished for " << rid << " within " << seconds << " s";
+    return done;
+  }
+
+  std::string output_of(const std::string &run_id) {
+    std::string text;
+    for (const json &n : client_->seen())
+      if (n["method"] == "hotlines/runOutput" && n["params"]["runId"] == run_id)
+        text += n["params"]["text"].get<std::string>();
+    return text;
+  }
+
+  fs::path copy_go_shop() {
+    fs::path root = dir_ / "go-shop";
+    fs::create_directories(root);
+    fs::copy(test::shared_path("fixtures/go-shop/go.mod"), root / "go.mod");
+    fs::copy(test::shared_path("fixtures/go-shop/internal"), root / "internal",
+             fs::copy_options::recursive);
+    return root;
+  }
+
+  // java-shop's sources and pom.xml; with `compile`, also classes/ built with javac.
+  fs::path copy_java_shop(bool compile) {
+    fs::path root = dir_ / "java-shop";
+    fs::create_directories(root);
+    fs::copy(test::shared_path("fixtures/java-shop/pom.xml"), root / "pom.xml");
+    fs::copy(test::shared_path("fixtures/java-shop/src"), root / "src",
+             fs::copy_options::recursive);
+    if (compile) {
+      std::string shop = (root / "src/main/java/org/acme/shop/").string();
+      std::string cmd = "javac -d " + (root / "classes").string() + " -cp " + kJUnit4Jar + " " +
+                        shop + "Main.java " + shop + "Pricing.java " +
+                        (root / "src/test/java/org/acme/shop/PricingTest.java").string() + " 2>&1";
+      int status = -1;
+      std::string out = test::run_command(cmd, &status);
+      EXPECT_EQ(status, 0) << out;
+    }
+    return root;
+  }
+
+  json go_env() const {
+    std::string cache = std::string(HOTLINES_BUILD_DIR) + "/runs-go";
+    return {{"GOFLAGS", "-mod=mod"},
+            {"GOCACHE", cache + "/cache"},
+            {"GOPATH", cache + "/path"},
+            {"GOPROXY", "off"},
+            {"GOTOOLCHAIN", "local"}};
+  }
+
+  json classpath(const fs::path &root) const {
+    return {(root / "classes").string(), kJUnit4Jar, kHamcrestJar};
+  }
+
+  fs::path dir_;
+  std::unique_ptr<LspClient> client_;
+};
+
+TEST_F(Runs, GoTestLoadsItsCpuProfile) {
+  fs::path root = copy_go_shop();
+  LspClient &c = start_server(root);
+  std::string id;
+  json done = run({{"recipe", "go-test"},
+                   {"package", "./internal/shop"},
+                   {"test", "TestWorkload"},
+                   {"profile", "cpu"},
+                   {"env", go_env()}},
+                  240, &id);
+  ASSERT_FALSE(done.is_null());
+  EXPECT_FALSE(done.contains("error")) << done.dump();
+  EXPECT_EQ(done["exitCode"], 0);
+  EXPECT_TRUE(done["signal"].is_null());
+  ASSERT_TRUE(done["profileId"].is_string()) << done.dump();
+  std::string profile = done["profilePath"];
+  EXPECT_EQ(fs::path(profile).parent_path(), root / ".hotlines");
+  EXPECT_EQ(test::read_file((root / ".hotlines/.gitignore").string()), "*\n");
+  EXPECT_FALSE(fs::exists(root / ".hotlines" / (id + ".test"))) << "the test binary is removed";
+  EXPECT_NE(output_of(id).find("$ go test -count=1 -run '^TestWorkload$' -cpuprofile"),
+            std::string::npos)
+      << output_of(id);
+  EXPECT_NE(output_of(id).find("ok  \texample.com/gows/internal/shop"), std::string::npos);
+
+  // math.Sin is a function of its own in Go: its time counts for shop.go:13 once the
+  // standard library is hidden.
+  std::vector<std::string> top = top_lines(profile, 3, "example\\.com/gows/");
+  EXPECT_TRUE(contains(top, "shop.go:13")) << testing::PrintToString(top);
+  std::cout << "go-test TestWorkload: " << done["durationMs"] << " ms, top lines "
+            << testing::PrintToString(top) << ", unfiltered "
+            << testing::PrintToString(top_lines(profile, 3)) << "\n";
+
+  // The server loaded it: the profile answers annotation queries for the test's source.
+  int q = c.request("hotlines/fileAnnotations",
+                    {{"textDocument", {{"uri", file_uri(root / "internal/shop/shop.go")}}},
+                     {"profileId", done["profileId"]}});
+  json ann = c.result(q);
+  bool line13 = false;
+  for (const json &l : ann["lines"]) line13 |= l["line"] == 13 && l["total"]["count"] > 0;
+  EXPECT_TRUE(line13) << ann.dump();
+}
+
+TEST_F(Runs, JavaTestPlainClasspathJUnit4) {
+  fs::path root = copy_java_shop(true);
+  start_server(root);
+  std::string id;
+  json done = run({{"recipe", "java-test"},
+                   {"class", "org.acme.shop.PricingTest"},
+                   {"method", "discountIsFinite"},
+                   {"classpath", classpath(root)}},
+                  180, &id);
+  ASSERT_FALSE(done.is_null());
+  EXPECT_FALSE(done.contains("error")) << done.dump();
+  EXPECT_EQ(done["exitCode"], 0);
+  ASSERT_TRUE(done["profileId"].is_string()) << done.dump();
+  std::string out = output_of(id);
+  EXPECT_NE(out.find("OK (1 test)"), std::string::npos) << out; // only the one method ran
+  std::vector<std::string> top = top_lines(done["profilePath"], 3);
+  EXPECT_TRUE(contains(top, "Pricing.java:15")) << testing::PrintToString(top);
+  std::cout << "java-test classpath: " << done["durationMs"] << " ms, top lines "
+            << testing::PrintToString(top) << "\n";
+}
+
+TEST_F(Runs, JavaTestMavenOffline) {
+  if (!fs::exists("/usr/share/maven-repo/org/apache/maven/plugins/maven-surefire-plugin"))
+    GTEST_SKIP() << "Debian's Maven repository has no surefire (scripts/deps.sh test)";
+  fs::path root = copy_java_shop(false);
+  // Maven resolves from Debian's /usr/share/maven-repo only: a file:// mirror of everything,
+  // and a local repository of its own.
+  std::ofstream(dir_ / "settings.xml")
+      << "<settings><localRepository>" << (dir_ / "m2").string()
+      << "</localRepository><mirrors><mirror><id>debian</id><mirrorOf>*</mirrorOf>"
+         "<url>file:///usr/share/maven-repo</url></mirror></mirrors></settings>\n";
+  start_server(root);
+  std::string id;
+  json done = run({{"recipe", "java-test"},
+                   {"class", "org.acme.shop.PricingTest"},
+                   {"method", "discountIsFinite"},
+                   {"buildArgs", {"-s", (dir_ / "settings.xml").string()}}},
+                  400, &id);
+  ASSERT_FALSE(done.is_null());
+  EXPECT_FALSE(done.contains("error")) << done.dump();
+  ASSERT_TRUE(done["profileId"].is_string()) << done.dump();
+  std::string out = output_of(id);
+  EXPECT_NE(out.find("Tests run: 1, Failures: 0"), std::string::npos) << out;
+  std::vector<std::string> top = top_lines(done["profilePath"], 3);
+  EXPECT_TRUE(contains(top, "Pricing.java:15")) << testing::PrintToString(top);
+  std::cout << "java-test maven: " << done["durationMs"] << " ms, top lines "
+            << testing::PrintToString(top) << "\n";
+
+  // A test that does not exist is reported as such.
+  done = run({{"recipe", "java-test"},
+              {"class", "org.acme.shop.PricingTest"},
+              {"method", "noSuchTest"},
+              {"buildArgs", {"-s", (dir_ / "settings.xml").string()}}},
+             400);
+  EXPECT_EQ(done["error"]["kind"], "testNotFound") << done.dump();
+  EXPECT_TRUE(done["profileId"].is_null());
+}
+
+TEST_F(Runs, CommandRecipeThroughExecuteCommand) {
+  fs::path root = copy_java_shop(true);
+  LspClient &c = start_server(root);
+  std::string cp = (root / "classes").string() + ":" + kJUnit4Jar + ":" + kHamcrestJar;
+  int id = c.request("workspace/executeCommand",
+                     {{"command", "hotlines.run"},
+                      {"arguments",
+                       {{{"recipe", "command"},
+                         {"argv",
+                          {"java", "-XX:StartFlightRecording=filename={profile},settings=profile",
+                           "-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints", "-cp", cp,
+                           "org.junit.runner.JUnitCore", "org.acme.shop.PricingTest"}},
+                         {"format", "jfr"}}}}});
+  json started = c.result(id);
+  ASSERT_TRUE(started["runId"].is_string());
+  EXPECT_EQ(started["commands"][0][1],
+            "-XX:StartFlightRecording=filename=" + started["profilePath"].get<std::string>() +
+                ",settings=profile");
+  json done = c.notification(
+      "hotlines/runFinished", [&](const json &p) { return p["runId"] == started["runId"]; }, 180);
+  ASSERT_FALSE(done.is_null());
+  EXPECT_FALSE(done.contains("error")) << done.dump();
+  ASSERT_TRUE(done["profileId"].is_string()) << done.dump();
+  std::vector<std::string> top = top_lines(done["profilePath"], 3);
+  EXPECT_TRUE(contains(top, "Pricing.java:15")) << testing::PrintToString(top);
+  std::cout << "command (JUnitCore + JFR): " << done["durationMs"] << " ms, top lines "
+            << testing::PrintToString(top) << "\n";
+  int list = c.request("hotlines/profiles", nullptr);
+  EXPECT_EQ(c.result(list)["profiles"].size(), 1u);
+}
+
+TEST_F(Runs, AttachToRunningJvm) {
+  fs::path root = copy_java_shop(true);
+  // A JVM of our own that runs the test method for a minute. Attaching cannot turn on
+  // DebugNonSafepoints (line accuracy of JIT-compiled code), so the JVM starts with it, as a
+  // user would for this.
+  std::ofstream(dir_ / "Busy.java")
+      << "public class Busy {\n"
+         "  public static void main(String[] args) {\n"
+         "    long end = System.nanoTime() + 60_000_000_000L;\n"
+         "    while (System.nanoTime() < end) new org.acme.shop.PricingTest().discountIsFinite();\n"
+         "  }\n"
+         "}\n";
+  pid_t jvm = -1;
+  {
+    std::string cp = (root / "classes").string() + ":" + kJUnit4Jar + ":" + kHamcrestJar;
+    std::vector<std::string> args = {
+        "java", "-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints", "-cp",
+        cp,     (dir_ / "Busy.java").string()};
+    std::vector<char *> argv;
+    for (std::string &a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    ASSERT_EQ(posix_spawnp(&jvm, "java", &fa, nullptr, argv.data(), environ), 0);
+    posix_spawn_file_actions_destroy(&fa);
+  }
+  struct Reaper {
+    pid_t pid;
+    ~Reaper() {
+      kill(pid, SIGKILL);
+      waitpid(pid, nullptr, 0);
+    }
+  } reaper{jvm};
+  LspClient &c = start_server(root);
+  // listJvms shows it once its attach listener is up.
+  bool listed = false;
+  for (int i = 0; i < 50 && !listed; i++) {
+    json jvms = c.result(c.request("hotlines/listJvms", json::object()));
+    for (const json &j : jvms["jvms"])
+      listed |=
+          j["pid"] == jvm && j["args"].get<std::string>().find("Busy.java") != std::string::npos;
+    if (!listed) usleep(200000);
+  }
+  ASSERT_TRUE(listed);
+  std::string id;
+  json done = run({{"recipe", "attach-jvm"}, {"pid", jvm}, {"durationMs", 4000}}, 120, &id);
+  ASSERT_FALSE(done.is_null());
+  EXPECT_FALSE(done.contains("error")) << done.dump() << output_of(id);
+  ASSERT_TRUE(done["profileId"].is_string()) << done.dump();
+  std::string out = output_of(id);
+  EXPECT_NE(out.find("JFR.stop name=hotlines-" + id), std::string::npos) << out;
+  EXPECT_GE(done["durationMs"].get<int64_t>(), 4000);
+  std::vector<std::string> top = top_lines(done["profilePath"], 3);
+  EXPECT_TRUE(contains(top, "Pricing.java:15")) << testing::PrintToString(top);
+  std::cout << "attach-jvm 4 s: " << done["durationMs"] << " ms, top lines "
+            << testing::PrintToString(top) << "\n";
+  EXPECT_EQ(kill(jvm, 0), 0) << "the target JVM keeps running";
+}
+
+TEST_F(Runs, CancelKillsTheProcessGroup) {
+  LspClient &c = start_server(dir_);
+  // A shell with a background child and a foreground child: both must go.
+  int id =
+      c.request("hotlines/run",
+                {{"recipe", "command"},
+                 {"argv", {"sh", "-c", "echo pid=$$; sleep 300 & sleep 301; echo {profile}"}}});
+  json started = c.result(id);
+  std::string rid = started["runId"];
+  json first = c.notification(
+      "hotlines/runOutput",
+      [&](const json &p) { return p["runId"] == rid && p["stream"] == "stdout"; }, 20);
+  ASSERT_FALSE(first.is_null());
+  std::string text = first["text"];
+  ASSERT_EQ(text.rfind("pid=", 0), 0u) << text;
+  int pgid = std::stoi(text.substr(4));
+  usleep(200000);                            // let both sleeps start
+  EXPECT_EQ(group_members(pgid).size(), 3u); // sh and two sleeps
+  json cancel = c.result(c.request("hotlines/cancelRun", {{"runId", rid}}));
+  EXPECT_EQ(cancel["cancelled"], true);
+  json done = c.notification(
+      "hotlines/runFinished", [&](const json &p) { return p["runId"] == rid; }, 20);
+  ASSERT_FALSE(done.is_null());
+  EXPECT_EQ(done["error"]["kind"], "cancelled");
+  EXPECT_EQ(done["signal"], "SIGTERM");
+  EXPECT_TRUE(done["profileId"].is_null());
+  EXPECT_FALSE(process_group_alive(pgid)) << "a process of the cancelled run is left";
+  // Cancelling again, or an unknown run, is a no-op.
+  EXPECT_EQ(c.result(c.request("hotlines/cancelRun", {{"runId", rid}}))["cancelled"], false);
+}
+
+TEST_F(Runs, CancelALongJvmRun) {
+  fs::path root = copy_java_shop(true);
+  LspClient &c = start_server(root);
+  int id = c.request("hotlines/run", {{"recipe", "java-main"},
+                                      {"mainClass", "org.acme.shop.Main"},
+                                      {"classpath", {"classes"}},
+                                      {"args", {"300"}}});
+  std::string rid = c.result(id)["runId"];
+  // Wait until the JVM is up (JFR prints its "Started recording" line).
+  json started = c.notification(
+      "hotlines/runOutput",
+      [&](const json &p) {
+        return p["runId"] == rid &&
+               p["text"].get<std::string>().find("recording") != std::string::npos;
+      },
+      60);
+  ASSERT_FALSE(started.is_null());
+  c.result(c.request("hotlines/cancelRun", {{"runId", rid}}));
+  json done = c.notification(
+      "hotlines/runFinished", [&](const json &p) { return p["runId"] == rid; }, 30);
+  ASSERT_FALSE(done.is_null());
+  EXPECT_EQ(done["error"]["kind"], "cancelled");
+  EXPECT_LT(done["durationMs"].get<int64_t>(), 30000);
+  std::string jvms = test::run_command("jcmd -l");
+  EXPECT_EQ(jvms.find("org.acme.shop.Main 300"), std::string::npos) << jvms;
+}
+
+TEST_F(Runs, FailuresAreExplicit) {
+  fs::path go = copy_go_shop();
+  fs::path java = copy_java_shop(true);
+  LspClient &c = start_server(dir_);
+  json env = go_env();
+
+  json missing_env = env;
+  missing_env["PATH"] = "/nonexistent";
+  json done = run({{"recipe", "go-test"},
+                   {"cwd", go.string()},
+                   {"package", "./internal/shop"},
+                   {"test", "TestWorkload"},
+                   {"env", missing_env}},
+                  30);
+  EXPECT_EQ(done["error"]["kind"], "toolNotFound") << done.dump();
+  EXPECT_EQ(done["error"]["message"],
+            "'go' was not found (install golang-go, or set params.go or PATH in params.env)");
+  EXPECT_TRUE(done["exitCode"].is_null());
+
+  done = run({{"recipe", "go-test"},
+              {"cwd", go.string()},
+              {"package", "./internal/shop"},
+              {"test", "TestNope"},
+              {"env", env}},
+             240);
+  EXPECT_EQ(done["error"]["kind"], "testNotFound") << done.dump();
+  EXPECT_NE(done["error"]["output"].get<std::string>().find("no tests to run"), std::string::npos);
+  EXPECT_TRUE(done["profileId"].is_null());
+
+  std::ofstream(go / "internal/shop/broken.go")
+      << "package shop\nfunc Broken() int { return undefinedName }\n";
+  done = run({{"recipe", "go-test"},
+              {"cwd", go.string()},
+              {"package", "./internal/shop"},
+              {"test", "TestWorkload"},
+              {"env", env}},
+             240);
+  EXPECT_EQ(done["error"]["kind"], "buildFailed") << done.dump();
+  EXPECT_NE(done["error"]["output"].get<std::string>().find("undefined: undefinedName"),
+            std::string::npos)
+      << done.dump();
+  fs::remove(go / "internal/shop/broken.go");
+
+  done = run({{"recipe", "java-test"},
+              {"cwd", java.string()},
+              {"class", "org.acme.shop.PricingTest"},
+              {"method", "noSuchTest"},
+              {"classpath", classpath(java)}},
+             120);
+  EXPECT_EQ(done["error"]["kind"], "testNotFound") << done.dump();
+  EXPECT_NE(done["error"]["output"].get<std::string>().find("hotlines: no test named noSuchTest"),
+            std::string::npos);
+
+  done = run({{"recipe", "java-test"},
+              {"cwd", java.string()},
+              {"class", "org.acme.shop.NoSuchTest"},
+              {"classpath", classpath(java)}},
+             120);
+  EXPECT_EQ(done["error"]["kind"], "testNotFound") << done.dump();
+
+  done = run(
+      {{"recipe", "command"}, {"argv", {"sh", "-c", "sleep 30", "{profile}"}}, {"timeoutMs", 500}},
+      30);
+  EXPECT_EQ(done["error"]["kind"], "timeout") << done.dump();
+  EXPECT_LT(done["durationMs"].get<int64_t>(), 5000);
+
+  done = run({{"recipe", "command"}, {"argv", {"true", "{profile}"}}}, 30);
+  EXPECT_EQ(done["error"]["kind"], "noProfile") << done.dump();
+  EXPECT_EQ(done["exitCode"], 0);
+
+  done = run({{"recipe", "command"},
+              {"argv", {"sh", "-c", "echo about to crash; kill -SEGV $$", "{profile}"}}},
+             30);
+  EXPECT_EQ(done["error"]["kind"], "crashed") << done.dump();
+  EXPECT_EQ(done["signal"], "SIGSEGV");
+  EXPECT_EQ(done["error"]["output"], "$ sh -c 'echo about to crash; kill -SEGV $$' " +
+                                         done["profilePath"].get<std::string>() +
+                                         "\nabout to crash\nhotlines: sh was killed by signal 11");
+
+  // A profile that cannot be loaded.
+  done = run(
+      {{"recipe", "command"}, {"argv", {"sh", "-c", "echo not a profile > \"$0\"", "{profile}"}}},
+      30);
+  EXPECT_EQ(done["error"]["kind"], "loadFailed") << done.dump();
+
+  // Bad params are InvalidParams, before anything runs.
+  json bad =
+      c.response(c.request("hotlines/run", {{"recipe", "go-test"}, {"cwd", "/nonexistent"}}));
+  EXPECT_EQ(bad["error"]["code"], -32602);
+  EXPECT_EQ(bad["error"]["message"], "params.cwd is not a directory: /nonexistent");
+
+  // Nothing was loaded and the server still answers.
+  json profiles = c.result(c.request("hotlines/profiles", nullptr));
+  EXPECT_EQ(profiles["profiles"].size(), 0u);
+}
+
+TEST_F(Runs, EndOfInputKillsRunningRuns) {
+  LspClient &c = start_server(dir_);
+  int id =
+      c.request("hotlines/run",
+                {{"recipe", "command"},
+                 {"argv", {"sh", "-c", "echo pid=$$; sleep 300 & sleep 301; echo {profile}"}}});
+  std::string rid = c.result(id)["runId"];
+  json first = c.notification(
+      "hotlines/runOutput",
+      [&](const json &p) { return p["runId"] == rid && p["stream"] == "stdout"; }, 20);
+  ASSERT_FALSE(first.is_null());
+  int pgid = std::stoi(first["text"].get<std::string>().substr(4));
+  usleep(200000);
+  c.close_input(); // no shutdown, no exit
+  EXPECT_EQ(c.wait_exit(20), 1);
+  EXPECT_FALSE(process_group_alive(pgid));
+  client_.reset();
+}
+
+TEST_F(Runs, TestsInFile) {
+  fs::path go = copy_go_shop();
+  fs::path java = copy_java_shop(false);
+  LspClient &c = start_server(dir_);
+  json r = c.result(
+      c.request("hotlines/testsInFile",
+                {{"textDocument",
+                  {{"uri", file_uri(java / "src/test/java/org/acme/shop/PricingTest.java")}}}}));
+  EXPECT_EQ(r["language"], "java");
+  ASSERT_EQ(r["tests"].size(), 2u);
+  EXPECT_EQ(r["tests"][0]["name"], "org.acme.shop.PricingTest#discountIsFinite");
+  EXPECT_EQ(r["tests"][0]["kind"], "junit");
+  EXPECT_EQ(r["tests"][0]["range"],
+            json::parse(R"({"start":{"line":7,"character":4},"end":{"line":15,"character":5}})"));
+  EXPECT_EQ(r["tests"][0]["run"], (json{{"recipe", "java-test"},
+                                        {"class", "org.acme.shop.PricingTest"},
+                                        {"method", "discountIsFinite"},
+                                        {"cwd", java.string()}}));
+  r = c.result(
+      c.request("hotlines/testsInFile",
+                {{"textDocument", {{"uri", file_uri(go / "internal/shop/shop_test.go")}}}}));
+  EXPECT_EQ(r["language"], "go");
+  ASSERT_EQ(r["tests"].size(), 2u);
+  EXPECT_EQ(r["tests"][0]["name"], "TestWorkload");
+  EXPECT_EQ(r["tests"][0]["selectionRange"],
+            json::parse(R"({"start":{"line":4,"character":5},"end":{"line":4,"character":17}})"));
+  EXPECT_EQ(r["tests"][0]["run"], (json{{"recipe", "go-test"},
+                                        {"test", "TestWorkload"},
+                                        {"cwd", go.string()},
+                                        {"package", "./internal/shop"}}));
+  r = c.result(c.request("hotlines/testsInFile",
+                         {{"textDocument", {{"uri", file_uri(go / "internal/shop/shop.go")}}}}));
+  EXPECT_EQ(r["language"], "");
+  EXPECT_EQ(r["tests"].size(), 0u);
+  json missing = c.response(c.request("hotlines/testsInFile",
+                                      {{"textDocument", {{"uri", file_uri(dir_ / "Nope.java")}}}}));
+  EXPECT_EQ(missing["error"]["code"], -32803);
+}
+
+} // namespace
+} // namespace hotlines

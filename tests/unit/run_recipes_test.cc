@@ -1,0 +1,331 @@
+// Recipes as argv builders, the diagnosis of finished runs, the jcmd -l parser and the
+// run params parser: pure functions, no process is started here.
+#include "protocol/run_types.h"
+#include "server/run_recipes.h"
+
+#include <gtest/gtest.h>
+#include <uv.h>
+
+#include <set>
+
+namespace hotlines {
+namespace {
+
+using Argv = std::vector<std::string>;
+
+RecipeContext context(std::set<std::string> files = {}) {
+  RecipeContext ctx;
+  ctx.workspace_root = "/w";
+  ctx.run_id = "r7";
+  ctx.stamp = "20250101-120000";
+  ctx.exists = [files](const std::string &f) { return files.count(f) > 0; };
+  return ctx;
+}
+
+RunParams params(const json &j) {
+  RunParams p;
+  std::string err = parse_run_params(j, &p);
+  EXPECT_EQ(err, "");
+  return p;
+}
+
+RunPlan plan_of(const json &j, const RecipeContext &ctx = context()) {
+  RunPlan plan;
+  std::string err = build_run_plan(params(j), ctx, &plan);
+  EXPECT_EQ(err, "");
+  return plan;
+}
+
+std::string plan_error(const json &j, const RecipeContext &ctx = context()) {
+  RunPlan plan;
+  RunParams p;
+  std::string err = parse_run_params(j, &p);
+  if (!err.empty()) return err;
+  return build_run_plan(p, ctx, &plan);
+}
+
+const Argv kJfr = {"-XX:StartFlightRecording=filename=/w/.hotlines/"
+                   "org.acme.PricingTest.discountIsFinite-20250101-120000-r7.jfr,settings=profile,"
+                   "dumponexit=true",
+                   "-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints"};
+
+TEST(RunRecipes, GoTestCpu) {
+  RunPlan plan = plan_of({{"recipe", "go-test"},
+                          {"cwd", "/w/go-shop"},
+                          {"package", "./internal/shop"},
+                          {"test", "TestWorkload"}});
+  EXPECT_EQ(plan.cwd, "/w/go-shop");
+  EXPECT_EQ(plan.output_dir, "/w/.hotlines");
+  EXPECT_TRUE(plan.default_output_dir);
+  EXPECT_EQ(plan.profile_path, "/w/.hotlines/TestWorkload-cpu-20250101-120000-r7.pprof");
+  ASSERT_EQ(plan.steps.size(), 1u);
+  EXPECT_EQ(plan.steps[0].argv,
+            (Argv{"go", "test", "-count=1", "-run", "^TestWorkload$", "-cpuprofile",
+                  plan.profile_path, "-o", "/w/.hotlines/r7.test", "./internal/shop"}));
+  EXPECT_EQ(plan.remove_after, Argv{"/w/.hotlines/r7.test"});
+  EXPECT_EQ(plan.format, "pprof");
+}
+
+TEST(RunRecipes, GoProfilesSubtestsAndBench) {
+  RunPlan mutex = plan_of({{"recipe", "go-test"}, {"test", "TestX/case_1"}, {"profile", "mutex"}});
+  EXPECT_EQ(mutex.cwd, "/w");
+  EXPECT_EQ(mutex.steps[0].argv[4], "^TestX$/^case_1$");
+  EXPECT_EQ(mutex.steps[0].argv[5], "-mutexprofile");
+  RunPlan bench = plan_of({{"recipe", "go-bench"},
+                           {"bench", "BenchmarkSpin"},
+                           {"profile", "mem"},
+                           {"goArgs", {"-benchtime=2x"}},
+                           {"package", "./x"}});
+  EXPECT_EQ(bench.steps[0].argv, (Argv{"go", "test", "-count=1", "-run", "^$", "-bench",
+                                       "^BenchmarkSpin$", "-memprofile", bench.profile_path, "-o",
+                                       "/w/.hotlines/r7.test", "-benchtime=2x", "./x"}));
+  EXPECT_EQ(plan_error({{"recipe", "go-test"}, {"test", "Test X"}}),
+            "params.test is not a Go test name: 'Test X'");
+  EXPECT_EQ(plan_error({{"recipe", "go-test"}, {"package", "-exec=evil"}}),
+            "params.package must be a package path such as ./internal/shop");
+  EXPECT_EQ(plan_error({{"recipe", "go-test"}, {"profile", "heap"}}),
+            "params.profile must be one of cpu, mem, block, mutex (got 'heap')");
+}
+
+TEST(RunRecipes, JavaTestClasspathJUnit4) {
+  RunPlan plan = plan_of({{"recipe", "java-test"},
+                          {"cwd", "shop"},
+                          {"class", "org.acme.PricingTest"},
+                          {"method", "discountIsFinite"},
+                          {"classpath", "classes:/usr/share/java/junit4.jar"},
+                          {"jvmArgs", {"-Xmx256m"}}});
+  EXPECT_EQ(plan.cwd, "/w/shop");
+  EXPECT_EQ(plan.label, "org.acme.PricingTest#discountIsFinite");
+  Argv want = {"java"};
+  want.insert(want.end(), kJfr.begin(), kJfr.end());
+  want.insert(want.end(),
+              {"-Xmx256m", "-cp", "/w/shop/classes:/usr/share/java/junit4.jar",
+               "/w/.hotlines/r7-junit4-launcher.java", "org.acme.PricingTest", "discountIsFinite"});
+  ASSERT_EQ(plan.steps.size(), 1u);
+  EXPECT_EQ(plan.steps[0].argv, want);
+  ASSERT_EQ(plan.files.size(), 1u);
+  EXPECT_EQ(plan.files[0].path, "/w/.hotlines/r7-junit4-launcher.java");
+  EXPECT_NE(plan.files[0].content.find("JUnitCore"), std::string::npos);
+}
+
+TEST(RunRecipes, JavaTestJUnit5ConsoleAndAsyncProfiler) {
+  RunPlan plan =
+      plan_of({{"recipe", "java-test"},
+               {"class", "a.BTest"},
+               {"method", "check(int)"},
+               {"classpath", {"/cp/classes", "/jars/junit-platform-console-standalone-1.9.1.jar"}},
+               {"env", {{"JAVA_HOME", "/jdk"}}},
+               {"asyncProfiler", {{"path", "/ap/libasyncProfiler.so"}, {"event", "wall"}}}});
+  EXPECT_EQ(plan.steps[0].argv,
+            (Argv{"/jdk/bin/java",
+                  "-agentpath:/ap/libasyncProfiler.so=start,event=wall,file=" + plan.profile_path +
+                      ",jfr",
+                  "-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints", "-jar",
+                  "/jars/junit-platform-console-standalone-1.9.1.jar", "--disable-banner",
+                  "--disable-ansi-colors", "--details=tree", "--fail-if-no-tests", "--class-path",
+                  "/cp/classes", "--select-method", "a.BTest#check(int)"}));
+  EXPECT_EQ(
+      plan_error(
+          {{"recipe", "java-test"}, {"class", "a.B"}, {"classpath", "x"}, {"runner", "junit5"}}),
+      "the JUnit 5 runner needs params.junitConsole (junit-platform-console-standalone.jar)");
+}
+
+TEST(RunRecipes, JavaTestMavenAndGradleDetection) {
+  RecipeContext maven = context({"/w/pom.xml"});
+  RunPlan plan = plan_of({{"recipe", "java-test"},
+                          {"class", "org.acme.PricingTest"},
+                          {"method", "discountIsFinite"},
+                          {"buildArgs", {"-o"}}},
+                         maven);
+  std::string arg_line = "-DargLine=" + kJfr[0] + " " + kJfr[1] + " " + kJfr[2];
+  EXPECT_EQ(
+      plan.steps[0].argv,
+      (Argv{"mvn", "-B", "test", "-Dtest=org.acme.PricingTest#discountIsFinite", arg_line, "-o"}));
+  EXPECT_TRUE(plan.files.empty());
+
+  RecipeContext gradle = context({"/w/build.gradle.kts", "/w/gradlew"});
+  RunPlan g = plan_of({{"recipe", "java-test"},
+                       {"class", "org.acme.PricingTest"},
+                       {"method", "discountIsFinite"},
+                       {"outputDir", "/tmp/o'ut"}},
+                      gradle);
+  EXPECT_FALSE(g.default_output_dir);
+  EXPECT_EQ(g.steps[0].argv,
+            (Argv{"/w/gradlew", "test", "--tests", "org.acme.PricingTest.discountIsFinite",
+                  "--init-script", "/tmp/o'ut/r7-init.gradle", "--no-daemon", "--console=plain"}));
+  ASSERT_EQ(g.files.size(), 1u);
+  EXPECT_NE(g.files[0].content.find("tasks.withType(Test).configureEach"), std::string::npos);
+  EXPECT_NE(g.files[0].content.find("'-XX:StartFlightRecording=filename=/tmp/o\\'ut/"),
+            std::string::npos)
+      << g.files[0].content;
+
+  EXPECT_EQ(plan_error({{"recipe", "java-test"}, {"class", "a.B"}}),
+            "java-test: no pom.xml or build.gradle in /w; give params.classpath (a plain "
+            "classpath build) or params.cwd");
+  EXPECT_EQ(plan_error({{"recipe", "java-test"}, {"class", "a.B; rm"}, {"classpath", "x"}}),
+            "params.class is not a Java class name: 'a.B; rm'");
+  EXPECT_EQ(plan_error({{"recipe", "java-test"},
+                        {"class", "a.B"},
+                        {"classpath", "x"},
+                        {"outputDir", "/tmp/a,b"}}),
+            "the profile path must not contain ',' (it goes into a JVM option): "
+            "/tmp/a,b/a.B-20250101-120000-r7.jfr");
+}
+
+TEST(RunRecipes, JavaMainCommandAttach) {
+  RunPlan main = plan_of({{"recipe", "java-main"},
+                          {"mainClass", "org.acme.shop.Main"},
+                          {"classpath", {"classes"}},
+                          {"args", {"3"}}});
+  EXPECT_EQ(main.steps[0].argv.back(), "3");
+  EXPECT_EQ(main.steps[0].argv[main.steps[0].argv.size() - 2], "org.acme.shop.Main");
+  EXPECT_EQ(main.steps[0].argv[main.steps[0].argv.size() - 3], "/w/classes");
+  EXPECT_EQ(plan_error({{"recipe", "java-main"}}),
+            "java-main needs exactly one of params.mainClass and params.jar");
+
+  RunPlan cmd = plan_of({{"recipe", "command"},
+                         {"argv", {"/bin/prof", "--out={profile}", "x; rm -rf /"}},
+                         {"format", "collapsed"}});
+  EXPECT_EQ(cmd.profile_path, "/w/.hotlines/prof-20250101-120000-r7.collapsed");
+  EXPECT_EQ(cmd.steps[0].argv, (Argv{"/bin/prof", "--out=" + cmd.profile_path, "x; rm -rf /"}));
+  EXPECT_EQ(plan_error({{"recipe", "command"}, {"argv", {"true"}}}),
+            "params.argv must contain {profile} where the command is told to write its profile");
+
+  RunPlan attach = plan_of({{"recipe", "attach-jvm"}, {"pid", 4242}, {"durationMs", 3000}});
+  ASSERT_EQ(attach.steps.size(), 3u);
+  EXPECT_EQ(attach.steps[0].argv,
+            (Argv{"jcmd", "4242", "JFR.start", "name=hotlines-r7", "settings=profile"}));
+  EXPECT_EQ(attach.steps[1].argv, (Argv{"jcmd", "4242", "JFR.dump", "name=hotlines-r7",
+                                        "filename=" + attach.profile_path}));
+  EXPECT_EQ(attach.steps[1].delay_ms, 3000);
+  EXPECT_EQ(attach.steps[2].argv, (Argv{"jcmd", "4242", "JFR.stop", "name=hotlines-r7"}));
+  EXPECT_TRUE(attach.steps[2].cleanup);
+  EXPECT_FALSE(attach.steps[1].cleanup);
+}
+
+TEST(RunRecipes, NeedsACwd) {
+  RecipeContext ctx = context();
+  ctx.workspace_root = "";
+  EXPECT_EQ(plan_error({{"recipe", "go-test"}}, ctx),
+            "params.cwd is required: the client sent no workspace root");
+  RunPlan plan = plan_of({{"recipe", "go-test"}, {"cwd", "/m"}}, ctx);
+  EXPECT_EQ(plan.output_dir, "/m/.hotlines");
+}
+
+TEST(RunParams, Errors) {
+  RunParams p;
+  EXPECT_EQ(parse_run_params(json::object(), &p), "params.recipe is required");
+  EXPECT_EQ(parse_run_params({{"recipe", "rust"}}, &p),
+            "params.recipe must be one of java-test, java-main, go-test, go-bench, command, "
+            "attach-jvm (got 'rust')");
+  EXPECT_EQ(parse_run_params({{"recipe", "command"}, {"argv", "ls"}}, &p),
+            "params.argv must be an array of strings");
+  EXPECT_EQ(parse_run_params({{"recipe", "command"}, {"env", {{"A", 1}}}}, &p),
+            "params.env.A must be a string");
+  EXPECT_EQ(parse_run_params({{"recipe", "go-test"}, {"timeoutMs", -1}}, &p),
+            "params.timeoutMs must be between 0 and 1099511627776");
+}
+
+RunPlan family(RunFamily f, std::string label = "X") {
+  RunPlan plan;
+  plan.family = f;
+  plan.label = std::move(label);
+  plan.profile_path = "/o/p.jfr";
+  return plan;
+}
+
+RunOutcome exited(int code, std::string output) {
+  RunOutcome o;
+  o.exit_code = code;
+  o.output = std::move(output);
+  return o;
+}
+
+std::string kind_of(const std::optional<RunError> &e) {
+  return e ? e->kind : "ok";
+}
+
+TEST(RunDiagnosis, Kinds) {
+  RunOutcome missing;
+  missing.spawn_error = UV_ENOENT;
+  missing.spawn_file = "go";
+  auto e = diagnose_run(family(RunFamily::go_test), missing, false);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->kind, "toolNotFound");
+  EXPECT_EQ(e->message,
+            "'go' was not found (install golang-go, or set params.go or PATH in params.env)");
+
+  EXPECT_EQ(kind_of(diagnose_run(family(RunFamily::go_test),
+                                 exited(0, "testing: warning: no tests to run\nPASS\n"), true)),
+            "testNotFound");
+  EXPECT_EQ(kind_of(diagnose_run(family(RunFamily::go_test),
+                                 exited(1, "# x\n./a.go:3: undefined: y\nFAIL\tx [build failed]\n"),
+                                 false)),
+            "buildFailed");
+  EXPECT_EQ(kind_of(diagnose_run(family(RunFamily::go_test),
+                                 exited(2, "panic: boom\n\ngoroutine 6 [running]:\n"), true)),
+            "crashed");
+  EXPECT_EQ(
+      kind_of(diagnose_run(family(RunFamily::go_bench), exited(0, "PASS\nok x 0.1s\n"), true)),
+      "testNotFound");
+  EXPECT_EQ(kind_of(diagnose_run(family(RunFamily::go_bench),
+                                 exited(0, "BenchmarkX-2  10  5 ns/op\nPASS\n"), true)),
+            "ok");
+  EXPECT_EQ(kind_of(diagnose_run(family(RunFamily::maven),
+                                 exited(1, "[ERROR] COMPILATION ERROR :\n[INFO] BUILD FAILURE\n"),
+                                 false)),
+            "buildFailed");
+  EXPECT_EQ(kind_of(diagnose_run(family(RunFamily::maven),
+                                 exited(1, "[ERROR] Failed to execute goal …: No tests were "
+                                           "executed!  (Set -DfailIfNoTests=false …)\n"),
+                                 true)),
+            "testNotFound");
+  EXPECT_EQ(kind_of(diagnose_run(family(RunFamily::junit4),
+                                 exited(3, "hotlines: no test named nope in a.B\n"), true)),
+            "testNotFound");
+  EXPECT_EQ(
+      kind_of(diagnose_run(family(RunFamily::java),
+                           exited(1, "Error: Could not find or load main class a.Main\n"), false)),
+      "testNotFound");
+  // A failing test that wrote its profile still loads; exit code and output tell.
+  EXPECT_EQ(kind_of(diagnose_run(family(RunFamily::junit4), exited(1, "FAILURES!!!\n"), true)),
+            "ok");
+  EXPECT_EQ(kind_of(diagnose_run(family(RunFamily::command), exited(0, ""), false)), "noProfile");
+  RunOutcome killed;
+  killed.signal = SIGSEGV;
+  e = diagnose_run(family(RunFamily::command, "prof"), killed, true);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->kind, "crashed");
+  EXPECT_EQ(e->message, "prof was killed by SIGSEGV");
+  RunOutcome t = exited(0, "a\nb\nc\n");
+  t.timed_out = true;
+  t.duration_ms = 500;
+  e = diagnose_run(family(RunFamily::command, "sleep"), t, true);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->kind, "timeout");
+  EXPECT_EQ(e->message, "the run of sleep timed out after 500 ms and was stopped");
+  EXPECT_EQ(e->output, "a\nb\nc");
+}
+
+TEST(RunDiagnosis, LastLines) {
+  EXPECT_EQ(last_lines("1\n2\n3\n4\n", 2), "3\n4");
+  EXPECT_EQ(last_lines("1\n2", 5), "1\n2");
+  EXPECT_EQ(last_lines("", 3), "");
+}
+
+TEST(JcmdList, Parses) {
+  auto jvms = parse_jcmd_list("4242 org.acme.shop.Main 30\n"
+                              "77 jdk.jcmd/sun.tools.jcmd.JCmd -l\n"
+                              "99 /tmp/app.jar\n"
+                              "garbage\n");
+  ASSERT_EQ(jvms.size(), 2u);
+  EXPECT_EQ(jvms[0].pid, 4242);
+  EXPECT_EQ(jvms[0].main_class, "org.acme.shop.Main");
+  EXPECT_EQ(jvms[0].args, "30");
+  EXPECT_EQ(jvms[1].pid, 99);
+  EXPECT_EQ(jvms[1].main_class, "/tmp/app.jar");
+  EXPECT_EQ(jvms[1].args, "");
+}
+
+} // namespace
+} // namespace hotlines

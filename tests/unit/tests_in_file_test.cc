@@ -1,0 +1,134 @@
+// Tests in a file: JUnit methods with their classes and Go tests and benchmarks, with ranges;
+// and OutputDecoder's UTF-8 chunking of streamed process output.
+#include "server/output_decoder.h"
+#include "server/tests_in_file.h"
+#include "test_util.h"
+
+#include <gtest/gtest.h>
+
+namespace hotlines {
+namespace {
+
+std::string where(const SourceRange &r) {
+  return std::to_string(r.start.line) + ":" + std::to_string(r.start.character) + "-" +
+         std::to_string(r.end.line) + ":" + std::to_string(r.end.character);
+}
+
+TEST(TestsInFile, Languages) {
+  EXPECT_EQ(test_language("/a/PricingTest.java"), TestLanguage::java);
+  EXPECT_EQ(test_language("/a/shop_test.go"), TestLanguage::go);
+  EXPECT_EQ(test_language("/a/shop.go"), TestLanguage::none);
+}
+
+TEST(TestsInFile, FixtureJUnit4) {
+  std::string text =
+      test::shared_path("fixtures/java-shop/src/test/java/org/acme/shop/PricingTest.java");
+  auto tests = find_tests(TestLanguage::java, test::read_file(text));
+  ASSERT_EQ(tests.size(), 2u);
+  EXPECT_EQ(tests[0].class_name, "org.acme.shop.PricingTest");
+  EXPECT_EQ(tests[0].name, "discountIsFinite");
+  EXPECT_EQ(where(tests[0].range), "7:4-15:5");      // @Test .. closing brace
+  EXPECT_EQ(where(tests[0].selection), "8:16-8:32"); // discountIsFinite
+  EXPECT_EQ(tests[1].name, "labelsAreUnique");
+  EXPECT_EQ(where(tests[1].range), "17:4-21:5");
+}
+
+TEST(TestsInFile, JavaEdgeCases) {
+  const char *src = R"(package a.b;
+/* @Test void commented() {} */
+@RunWith(X.class)
+public class OuterTest {
+  String s = "@Test void inString() {";
+  @org.junit.jupiter.api.Test
+  @DisplayName("é { tricky")
+  void plain() { Runnable r = new Runnable() { public void run() {} }; }
+
+  void helper() {}
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2})
+  void param(int x) {}
+
+  @Nested
+  class InnerTest {
+    @Test void deep() {}
+  }
+
+  @Test
+  abstract void declared();
+
+  @Override public String toString() { return "x"; }
+}
+@interface Test {}
+)";
+  auto tests = find_tests(TestLanguage::java, src);
+  ASSERT_EQ(tests.size(), 4u);
+  EXPECT_EQ(tests[0].name, "plain");
+  EXPECT_EQ(tests[0].class_name, "a.b.OuterTest");
+  EXPECT_EQ(where(tests[0].range), "5:2-7:72");
+  EXPECT_EQ(tests[1].name, "param");
+  EXPECT_EQ(where(tests[1].range), "11:2-13:22");
+  EXPECT_EQ(tests[2].name, "deep");
+  EXPECT_EQ(tests[2].class_name, "a.b.OuterTest$InnerTest");
+  EXPECT_EQ(tests[3].name, "declared");
+  EXPECT_EQ(where(tests[3].range), "20:2-21:27");
+}
+
+TEST(TestsInFile, FixtureGo) {
+  std::string path = test::shared_path("fixtures/go-shop/internal/shop/shop_test.go");
+  auto tests = find_tests(TestLanguage::go, test::read_file(path));
+  ASSERT_EQ(tests.size(), 2u);
+  EXPECT_EQ(tests[0].name, "TestWorkload");
+  EXPECT_EQ(tests[0].kind, FoundTest::Kind::go_test);
+  EXPECT_EQ(where(tests[0].range), "4:0-14:1");
+  EXPECT_EQ(where(tests[0].selection), "4:5-4:17");
+  EXPECT_EQ(tests[1].name, "TestContention");
+}
+
+TEST(TestsInFile, GoEdgeCases) {
+  const char *src = "package x\n"
+                    "import tt \"testing\"\n"
+                    "var s = `func TestRaw(t *testing.T) {}`\n"
+                    "func Testlower(t *testing.T) {}\n"
+                    "func TestMain(m *tt.M) {}\n"
+                    "func (s *S) TestMethod(t *tt.T) {}\n"
+                    "func helper() { f := func(t *tt.T) {}; _ = f }\n"
+                    "func Test(t *tt.T) { t.Run(\"}\", func(t *tt.T) {}) }\n"
+                    "// π\n"
+                    "func BenchmarkSpin(b *tt.B) {\n\tfor i := 0; i < b.N; i++ {}\n}\n";
+  auto tests = find_tests(TestLanguage::go, src);
+  ASSERT_EQ(tests.size(), 2u);
+  EXPECT_EQ(tests[0].name, "Test");
+  EXPECT_EQ(where(tests[0].range), "7:0-7:51");
+  EXPECT_EQ(tests[1].name, "BenchmarkSpin");
+  EXPECT_EQ(tests[1].kind, FoundTest::Kind::go_benchmark);
+  EXPECT_EQ(where(tests[1].range), "9:0-11:1");
+}
+
+TEST(TestsInFile, Utf16Columns) {
+  // "é" is one UTF-16 unit, "😀" two.
+  auto tests = find_tests(TestLanguage::go, "package x\n/*é😀*/ func TestA(t *testing.T) {}\n");
+  ASSERT_EQ(tests.size(), 1u);
+  EXPECT_EQ(where(tests[0].selection), "1:13-1:18");
+}
+
+TEST(OutputDecoderText, SplitsAndRepairsUtf8) {
+  OutputDecoder out;
+  EXPECT_EQ(out.feed(0, "caf\xC3"), "caf"); // é split across reads
+  EXPECT_EQ(out.feed(1, "err"), "err");     // the other stream is independent
+  EXPECT_EQ(out.feed(0, "\xA9 ok\n"), "\xC3\xA9 ok\n");
+  EXPECT_EQ(out.feed(0, "bad \xFF\xC0 x"), "bad \xEF\xBF\xBD\xEF\xBF\xBD x");
+  EXPECT_EQ(out.feed(0, "\xF0\x9F"), "");
+  EXPECT_EQ(out.finish(0), "\xEF\xBF\xBD");
+  EXPECT_EQ(out.tail(), "caferr\xC3\xA9 ok\nbad \xEF\xBF\xBD\xEF\xBF\xBD x\xEF\xBF\xBD");
+}
+
+TEST(OutputDecoderText, TailKeepsTheEnd) {
+  OutputDecoder out(16);
+  for (int i = 0; i < 10; i++) out.feed(0, "line " + std::to_string(i) + "\n");
+  EXPECT_LE(out.tail().size(), 24u);
+  EXPECT_EQ(out.tail().substr(out.tail().size() - 7), "line 9\n");
+}
+
+} // namespace
+} // namespace hotlines
