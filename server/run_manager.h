@@ -58,7 +58,6 @@ private:
   uv_loop_t *loop_;
   std::map<std::string, std::unique_ptr<Run>> runs_;
   uint64_t next_id_ = 1;
-  char read_buf_[64 * 1024];
 };
 
 } // namespace hotlines
