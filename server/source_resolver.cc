@@ -263,7 +263,9 @@ SourceMatch SourceResolver::resolve_class(std::string_view internal_class) const
   }
   if (!found.empty()) return from_candidates(std::move(found), kRuleJvmPackageLine);
 
-  // Declared in another file of its package folder (Kotlin files with several classes).
+  // Declared in another file of its package folder: Kotlin, Scala and Groovy files often
+  // hold several top-level classes (Java files rarely do; scanning every Java file of a
+  // large package for each missing class would cost more than it finds).
   if (!pkg_comps.empty()) {
     std::vector<WorkspaceFileId> files = ix.in_dirs_ending_with(pkg_comps);
     if (files.size() <= kMaxScans)
@@ -272,7 +274,8 @@ SourceMatch SourceResolver::resolve_class(std::string_view internal_class) const
         std::string_view ext = path_basename(path);
         ext =
             ext.substr(ext.rfind('.') == std::string_view::npos ? ext.size() : ext.rfind('.') + 1);
-        if (std::find(kJvmExtensions.begin(), kJvmExtensions.end(), ext) == kJvmExtensions.end())
+        if (ext == "java" ||
+            std::find(kJvmExtensions.begin(), kJvmExtensions.end(), ext) == kJvmExtensions.end())
           continue;
         std::shared_ptr<const SourceScan> s = scan(path);
         if (s->package == pkg_dotted && s->types.count(std::string(simple))) found.push_back(path);
