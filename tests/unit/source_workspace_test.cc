@@ -159,6 +159,14 @@ TEST(WorkspaceIndex, FileEventsKeepItCurrent) {
   EXPECT_TRUE(suffix(*ix, "/x/sub/b.c", &matched).empty());
   EXPECT_FALSE(ix->remove_path(b));
   EXPECT_EQ(ix->size(), 1u);
+
+  // Copy, mutate, swap: the shared snapshot does not change.
+  WorkspaceIndex copy = *ix;
+  EXPECT_TRUE(copy.add_file(b));
+  EXPECT_TRUE(copy.find(b));
+  EXPECT_FALSE(ix->find(b));
+  EXPECT_EQ(copy.size(), 2u);
+  EXPECT_EQ(ix->size(), 1u);
 }
 
 TEST(WorkspaceIndex, GoModules) {
