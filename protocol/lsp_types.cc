@@ -60,6 +60,7 @@ json server_capabilities(const std::vector<std::string> &commands,
       {"inlayHintProvider", true},
       {"codeLensProvider", {{"resolveProvider", false}}},
       {"hoverProvider", true},
+      {"workspaceSymbolProvider", true},
       {"executeCommandProvider", {{"commands", commands}, {"workDoneProgress", true}}},
       {"experimental", {{"hotlines", {{"requests", requests}}}}},
   };

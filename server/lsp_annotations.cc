@@ -93,7 +93,8 @@ void LspServer::with_heat(const std::string &uri, const std::string &profile_id,
   std::string id = lp->id;
   uint64_t generation = lp->generation;
   work_->queue(
-      [job, views = lp->views, files = lp->file_functions, view, path, cancel] {
+      [job, views = lp->views, files = lp->file_functions, res = lp->resolution, view, path,
+       cancel] {
         View count_view = view;
         count_view.measure = Measure::count;
         View value_view = view;
@@ -103,7 +104,7 @@ void LspServer::with_heat(const std::string &uri, const std::string &profile_id,
           job->error = v.cancelled || c.cancelled ? "cancelled" : v.ok() ? c.error : v.error;
           return;
         }
-        std::vector<std::string> keys = file_keys_for_path(views->index().lines(), path);
+        std::vector<std::string> keys = keys_for(res.get(), views->index().lines(), path);
         job->heat =
             std::make_shared<FileHeat>(compute_file_heat(*v.weights, *c.weights, *files, keys));
       },

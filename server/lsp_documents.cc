@@ -44,6 +44,9 @@ void LspServer::on_did_open(const json &params) {
       td.contains("text") && td["text"].is_string() ? td["text"].get<std::string>() : std::string();
   documents_.erase(uri);
   documents_.emplace(uri, TextDocument(uri, language, version, text));
+  // A file created in the editor (not yet indexed) joins the workspace index.
+  std::string path = path_of_uri(uri);
+  if (resolver_ && !resolver_->index().find(path)) workspace_file_event(path, false);
   publish_diagnostics(uri);
 }
 
@@ -93,8 +96,14 @@ void LspServer::on_did_change_watched_files(const json &params) {
   for (const json &c : params["changes"]) {
     if (!c.is_object() || !c.contains("uri") || !c["uri"].is_string()) continue;
     std::string path = path_of_uri(c["uri"].get<std::string>());
-    for (const auto &[id, lp] : profiles_.all())
-      if (lp.path == path && config_.watch_profiles) reload_profile(id);
+    int64_t type = c.value("type", int64_t{2}); // 1 created, 2 changed, 3 deleted
+    bool profile = false;
+    for (const auto &[id, lp] : profiles_.all()) {
+      if (lp.path != path) continue;
+      profile = true;
+      if (type != 3 && config_.watch_profiles) reload_profile(id);
+    }
+    if (!profile && type != 2) workspace_file_event(path, type == 3);
   }
 }
 
@@ -118,6 +127,7 @@ void LspServer::apply_settings(const json &settings) {
                      });
     }
   }
+  if (ch.sources_changed && initialized_) rebuild_workspace();
   if (ch.view_changed || ch.annotations_changed || ch.sources_changed) annotations_changed();
 }
 

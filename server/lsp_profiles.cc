@@ -72,6 +72,8 @@ void LspServer::load_profile(const std::string &path, const json &token,
     LoadResult result;
     std::shared_ptr<const ProfileIndex> index;
     std::shared_ptr<const FileFunctions> files;
+    std::shared_ptr<const ProfileResolution> resolution;
+    std::string warning; // most hot frames fail to resolve
     std::atomic<int> percent{0};
   };
   auto job = std::make_shared<Job>();
@@ -98,13 +100,19 @@ void LspServer::load_profile(const std::string &path, const json &token,
   }
   log("info", "loading " + path);
   work_->queue(
-      [job, path, options] {
+      [job, path, options, resolver = resolver_] {
         job->result = load_profile_file(path, options);
         if (!job->result.ok() || options.cancelled()) return;
         // The precomputed unfiltered views make the frequent queries lookups.
         job->index = ProfileIndex::build(
             std::shared_ptr<const Profile>(std::move(job->result.profile)), options.cancel);
-        if (job->index) job->files = std::make_shared<FileFunctions>(*job->index);
+        if (!job->index) return;
+        job->files = std::make_shared<FileFunctions>(*job->index);
+        if (resolver) {
+          job->resolution =
+              ProfileResolution::build(job->index->shared_profile(), *resolver, options.cancel);
+          if (job->resolution) job->warning = unresolved_warning(*job->index, *job->resolution);
+        }
       },
       [this, job, path, token, progress, cancel, done] {
         if (progress)
@@ -124,7 +132,7 @@ void LspServer::load_profile(const std::string &path, const json &token,
         } else {
           bool reloaded = false;
           for (const auto &[id, other] : profiles_.all()) reloaded |= other.path == path;
-          const LoadedProfile &lp = profiles_.put(path, job->index, job->files);
+          const LoadedProfile &lp = profiles_.put(path, job->index, job->files, job->resolution);
           log("info", (reloaded ? "reloaded " : "loaded ") + path + " as " + lp.id);
           json summary = to_json(summarize(lp));
           done(&lp, nullptr);
@@ -132,7 +140,10 @@ void LspServer::load_profile(const std::string &path, const json &token,
             send_notification(reloaded ? "hotlines/profileChanged" : "hotlines/profileLoaded",
                               summary);
             annotations_changed();
+            if (!job->warning.empty()) show_message(2, "hotlines: " + job->warning);
           }
+          // Indexed meanwhile (or never resolved): resolve now.
+          if (!job->resolution && resolver_) resolve_profile(lp.id);
         }
         finish_if_done();
       });

@@ -35,7 +35,7 @@ std::vector<std::string> string_list(const json &v) {
   return out;
 }
 
-json tree_nodes(const ViewWeights &value, const ViewWeights &count, const CallTree &tree,
+json tree_nodes(const ViewWeights &value, const ProfileResolution *res, const CallTree &tree,
                 const CallTree &count_tree) {
   const Profile &p = value.profile();
   const LineKeys &lk = value.lines();
@@ -59,9 +59,10 @@ json tree_nodes(const ViewWeights &value, const ViewWeights &count, const CallTr
                  {"total", weight_pair(ct, n.total)}};
     if (file != kNoKey) node["file"] = lk.file_name(file);
     if (n.line > 0) node["line"] = n.line;
+    if (res && res->of(fr.function).status == ResolutionStatus::resolved)
+      node["uri"] = uri_of_path(std::string(res->of(fr.function).path));
     out.push_back(std::move(node));
   }
-  (void)count;
   return out;
 }
 
@@ -204,7 +205,7 @@ void LspServer::on_tree(const json &params, Reply reply, const char *kind) {
   std::string path = uri.empty() ? std::string() : path_of_uri(uri);
   run_query(
       *lp, reply,
-      [views = lp->views, view, o, file, path, flame,
+      [views = lp->views, res = lp->resolution, view, o, file, path, flame,
        cancel = reply.cancel_flag()]() mutable -> json {
         View count_view = view;
         count_view.measure = view.measure == Measure::value ? Measure::count : Measure::value;
@@ -215,7 +216,7 @@ void LspServer::on_tree(const json &params, Reply reply, const char *kind) {
         const ViewWeights &count = view.measure == Measure::value ? *c.weights : *v.weights;
         std::vector<std::string> keys;
         if (!file.empty()) keys.push_back(file);
-        if (!path.empty()) keys = file_keys_for_path(views->index().lines(), path);
+        if (!path.empty()) keys = keys_for(res.get(), views->index().lines(), path);
         if (o.line > 0 && keys.empty())
           return {{"error", "no frame of the profile is in that file"}};
         CallTree tree, count_tree;
@@ -240,7 +241,7 @@ void LspServer::on_tree(const json &params, Reply reply, const char *kind) {
         return {{"event", value.event_name()},
                 {"unit", value.unit()},
                 {"total", weight_pair(count.total, value.total)},
-                {"nodes", tree_nodes(value, count, tree, count_tree)}};
+                {"nodes", tree_nodes(value, res.get(), tree, count_tree)}};
       });
 }
 
@@ -322,7 +323,7 @@ void LspServer::on_diff(const json &params, Reply reply) {
   std::string path = path_of_uri(uri);
   run_query(
       *after, reply,
-      [a = after->views, b = before->views, va, vb, o, path,
+      [a = after->views, b = before->views, res = after->resolution, va, vb, o, path,
        cancel = reply.cancel_flag()]() -> json {
         ViewResult ra = a->get(va, cancel), rb = b->get(vb, cancel);
         if (!ra.ok() || !rb.ok()) return {{"error", ra.ok() ? rb.error : ra.error}};
@@ -331,7 +332,7 @@ void LspServer::on_diff(const json &params, Reply reply) {
         if (path.empty()) {
           d = diff_functions(*rb.weights, *ra.weights, o);
         } else {
-          std::vector<std::string> keys = file_keys_for_path(a->index().lines(), path);
+          std::vector<std::string> keys = keys_for(res.get(), a->index().lines(), path);
           if (keys.empty()) return {{"error", "no frame of the profile is in that file"}};
           file = keys[0];
           d = diff_lines(*rb.weights, *ra.weights, file, o);

@@ -74,6 +74,9 @@ void LspServer::bind_methods() {
   requests_["textDocument/inlayHint"] = &LspServer::on_inlay_hint;
   requests_["textDocument/codeLens"] = &LspServer::on_code_lens;
   requests_["textDocument/hover"] = &LspServer::on_hover;
+  requests_["workspace/symbol"] = &LspServer::on_workspace_symbol;
+  requests_["hotlines/resolveFrame"] = &LspServer::on_resolve_frame;
+  requests_["hotlines/resolutionReport"] = &LspServer::on_resolution_report;
   requests_["hotlines/run"] = &LspServer::on_run;
   requests_["hotlines/cancelRun"] = &LspServer::on_cancel_run;
   requests_["hotlines/listJvms"] = &LspServer::on_list_jvms;
@@ -217,6 +220,7 @@ void LspServer::on_initialize(const json &params, Reply reply) {
   reply({{"capabilities", server_capabilities(commands_, hotlines_requests)},
          {"serverInfo", {{"name", "hotlines"}, {"version", HOTLINES_VERSION}}}});
   apply_settings(init_.initialization_options);
+  rebuild_workspace();
 }
 
 void LspServer::on_initialized(const json &) {

@@ -12,6 +12,7 @@
 #include "server/profile_store.h"
 #include "server/run_manager.h"
 #include "server/server_config.h"
+#include "server/source_resolver.h"
 #include "server/text_document.h"
 
 #include <atomic>
@@ -120,6 +121,20 @@ private:
   // The open document of a URI, or null.
   const TextDocument *document(const std::string &uri) const;
 
+  // Source resolution (lsp_sources.cc)
+  void rebuild_workspace();                    // index the roots on a worker, then resolve
+  void resolve_profile(const std::string &id); // (re)resolve one profile on a worker
+  void workspace_file_event(const std::string &path, bool removed);
+  // The recorded file keys of a workspace file in a profile.
+  static std::vector<std::string> keys_for(const ProfileResolution *resolution,
+                                           const LineKeys &keys, const std::string &path);
+  // The window/showMessage warning for a profile whose hot frames mostly fail to resolve.
+  static std::string unresolved_warning(const ProfileIndex &index,
+                                        const ProfileResolution &resolution);
+  void on_resolve_frame(const json &params, Reply reply);
+  void on_resolution_report(const json &params, Reply reply);
+  void on_workspace_symbol(const json &params, Reply reply);
+
   // Annotations (lsp_annotations.cc)
   void on_inlay_hint(const json &params, Reply reply);
   void on_code_lens(const json &params, Reply reply);
@@ -168,6 +183,8 @@ private:
   std::map<std::string, std::shared_ptr<const FileHeat>> heat_; // by profile, view, path
   std::map<std::string, std::vector<json>> published_;          // URIs with diagnostics
   std::string baseline_id_;
+  std::shared_ptr<const SourceResolver> resolver_; // null until the first index is built
+  uint64_t workspace_builds_ = 0;                  // builds started (a newer one wins)
   int64_t next_client_request_ = 1;
   std::map<std::string, ClientReply> client_requests_; // by id.dump()
   InitializeParams init_;

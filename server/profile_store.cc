@@ -5,7 +5,8 @@ namespace hotlines {
 
 const LoadedProfile &ProfileStore::put(const std::string &path,
                                        std::shared_ptr<const ProfileIndex> index,
-                                       std::shared_ptr<const FileFunctions> file_functions) {
+                                       std::shared_ptr<const FileFunctions> file_functions,
+                                       std::shared_ptr<const ProfileResolution> resolution) {
   std::shared_ptr<const Profile> profile = index->shared_profile();
   auto views = std::make_shared<ViewCache>(index);
   for (auto &[id, lp] : profiles_) {
@@ -14,6 +15,7 @@ const LoadedProfile &ProfileStore::put(const std::string &path,
       lp.index = index;
       lp.views = std::move(views);
       lp.file_functions = std::move(file_functions);
+      lp.resolution = std::move(resolution);
       lp.generation = next_generation_++;
       last_id_ = id;
       return lp;
@@ -27,6 +29,7 @@ const LoadedProfile &ProfileStore::put(const std::string &path,
   lp.index = std::move(index);
   lp.views = std::move(views);
   lp.file_functions = std::move(file_functions);
+  lp.resolution = std::move(resolution);
   lp.generation = next_generation_++;
   last_id_ = id;
   return lp;
@@ -35,6 +38,14 @@ const LoadedProfile &ProfileStore::put(const std::string &path,
 const LoadedProfile *ProfileStore::find(const std::string &id) const {
   auto it = profiles_.find(id.empty() ? last_id_ : id);
   return it == profiles_.end() ? nullptr : &it->second;
+}
+
+bool ProfileStore::set_resolution(const std::string &id, uint64_t generation,
+                                  std::shared_ptr<const ProfileResolution> resolution) {
+  auto it = profiles_.find(id);
+  if (it == profiles_.end() || it->second.generation != generation) return false;
+  it->second.resolution = std::move(resolution);
+  return true;
 }
 
 bool ProfileStore::remove(const std::string &id) {

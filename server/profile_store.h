@@ -6,6 +6,7 @@
 #include "formats/profile.h"
 #include "server/file_heat.h"
 #include "server/profile_index.h"
+#include "server/profile_resolution.h"
 #include "server/view_cache.h"
 
 #include <map>
@@ -20,6 +21,7 @@ struct LoadedProfile {
   std::shared_ptr<const ProfileIndex> index;           // built at load; queries read it
   std::shared_ptr<ViewCache> views;                    // filtered views computed for this profile
   std::shared_ptr<const FileFunctions> file_functions; // built at load
+  std::shared_ptr<const ProfileResolution> resolution; // null until the workspace is indexed
   uint64_t generation = 0;
 };
 
@@ -27,10 +29,14 @@ class ProfileStore {
 public:
   // Adds a profile, or replaces the one loaded from the same path (a reload keeps its id).
   const LoadedProfile &put(const std::string &path, std::shared_ptr<const ProfileIndex> index,
-                           std::shared_ptr<const FileFunctions> file_functions);
+                           std::shared_ptr<const FileFunctions> file_functions,
+                           std::shared_ptr<const ProfileResolution> resolution = nullptr);
   // The profile with this id; "" means the most recently loaded one. nullptr when unknown.
   const LoadedProfile *find(const std::string &id) const;
   bool remove(const std::string &id);
+  // Sets the resolution of a profile if it is still at `generation`; false otherwise.
+  bool set_resolution(const std::string &id, uint64_t generation,
+                      std::shared_ptr<const ProfileResolution> resolution);
   const std::map<std::string, LoadedProfile> &all() const { return profiles_; }
 
 private:
