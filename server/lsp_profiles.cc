@@ -142,6 +142,18 @@ void LspServer::load_profile(const std::string &path, const json &token,
             annotations_changed();
             if (!job->warning.empty()) show_message(2, "hotlines: " + job->warning);
           }
+          if (config_.watch_profiles && !exiting_) {
+            if (!watcher_)
+              watcher_ = std::make_unique<FileWatcher>(work_->loop(), [this](const std::string &p) {
+                for (const auto &[id, other] : profiles_.all())
+                  if (other.path == p && config_.watch_profiles && !exiting_) {
+                    log("info", p + " changed on disk: reloading");
+                    return reload_profile(id);
+                  }
+              });
+            std::string werr;
+            if (!watcher_->watch(path, &werr)) log("warning", werr);
+          }
           // Indexed meanwhile (or never resolved): resolve now.
           if (!job->resolution && resolver_) resolve_profile(lp.id);
         }
@@ -154,7 +166,10 @@ void LspServer::on_unload_profile(const json &params, Reply reply) {
   std::string id;
   r.required("profileId", &id);
   if (!r.ok()) return reply.error(kInvalidParams, r.error());
-  if (!profiles_.remove(id)) return reply.error(kInvalidParams, "unknown profileId '" + id + "'");
+  const LoadedProfile *gone = profiles_.find(id);
+  if (!gone || gone->id != id) return reply.error(kInvalidParams, "unknown profileId '" + id + "'");
+  if (watcher_) watcher_->unwatch(gone->path);
+  profiles_.remove(id);
   if (baseline_id_ == id) baseline_id_.clear();
   log("info", "unloaded " + id);
   annotations_changed();

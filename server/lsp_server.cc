@@ -196,6 +196,7 @@ void LspServer::handle_eof() {
 void LspServer::finish_if_done() {
   if (!exiting_ || finished_ || runs_active() || work_->pending() > 0) return;
   finished_ = true;
+  if (watcher_) watcher_->close_all();
   if (on_finished) on_finished(exit_code_);
 }
 

@@ -8,6 +8,7 @@
 #include "protocol/lsp_types.h"
 #include "server/annotation_text.h"
 #include "server/file_heat.h"
+#include "server/file_watcher.h"
 #include "server/loop_work.h"
 #include "server/profile_store.h"
 #include "server/run_manager.h"
@@ -184,6 +185,7 @@ private:
   std::map<std::string, std::vector<json>> published_;          // URIs with diagnostics
   std::string baseline_id_;
   std::shared_ptr<const SourceResolver> resolver_; // null until the first index is built
+  std::unique_ptr<FileWatcher> watcher_;           // loaded profile files (watchProfiles)
   uint64_t workspace_builds_ = 0;                  // builds started (a newer one wins)
   int64_t next_client_request_ = 1;
   std::map<std::string, ClientReply> client_requests_; // by id.dump()

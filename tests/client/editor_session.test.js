@@ -179,3 +179,29 @@ test('go-shop: fileAnnotations and inlay hints equal go tool pprof -list, paths 
   assert.equal(line13.label.replace(/^\S+ /, ''), `${pct(list.get(13).flat, 31)}% cpu`);
   await close();
 });
+
+test('a loaded profile rewritten on disk is reloaded under its id (profileChanged)', async () => {
+  const os = require('node:os');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotlines-watch-'));
+  const file = path.join(dir, 'run.jfr');
+  fs.copyFileSync(path.join(javaRoot, 'profiles/ap-cpu.jfr'), file);
+  const { conn, open, close, notifications } = await session(javaRoot);
+  const uri = open('src/main/java/org/acme/shop/Pricing.java', 'java');
+  const loaded = await conn.sendRequest('hotlines/loadProfile', { path: file });
+  assert.deepEqual(loaded.events.map((e) => e.name), ['cpu']);
+  // A profiler replaces the file: written elsewhere, renamed over it.
+  fs.copyFileSync(path.join(javaRoot, 'profiles/ap-multi.jfr'), file + '.part');
+  fs.renameSync(file + '.part', file);
+  let changed;
+  for (let i = 0; i < 250 && !changed; i++) {
+    await new Promise((r) => setTimeout(r, 20));
+    changed = notifications.find((n) => n.method === 'hotlines/profileChanged');
+  }
+  assert.ok(changed, 'profileChanged within 5 s');
+  assert.equal(changed.params.profileId, loaded.profileId);
+  assert.deepEqual(changed.params.events.map((e) => e.name).sort(), ['alloc', 'cpu', 'lock']);
+  const ann = await conn.sendRequest('hotlines/fileAnnotations', { textDocument: { uri }, event: 'cpu' });
+  assert.equal(ann.total.count, 672); // ap-multi's cpu samples
+  await close();
+  fs.rmSync(dir, { recursive: true });
+});
