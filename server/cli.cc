@@ -18,6 +18,7 @@ int cli_filter(const std::vector<std::string> &args);
 int cli_collapse(const std::vector<std::string> &args);
 int cli_convert(const std::vector<std::string> &args);
 int cli_resolve(const std::vector<std::string> &args);
+int cli_flamegraph(const std::vector<std::string> &args);
 
 namespace {
 const CliCommand kCommands[] = {
@@ -42,10 +43,14 @@ const CliCommand kCommands[] = {
     {"filter", "filter FILE -m PATTERN", "collapsed stacks through a method", cli_filter},
     {"collapse", "collapse FILE [--threads] [--lines]", "the view as collapsed stacks",
      cli_collapse},
-    {"convert", "convert IN OUT [--event NAME]", "write a profile as pprof (.pb.gz, .pprof, .pb)",
+    {"convert", "convert IN OUT [--event NAME]",
+     "write a profile as pprof (.pb.gz, .pprof, .pb) or speedscope (.speedscope.json)",
      cli_convert},
     {"resolve", "resolve FILE --root DIR [--remap FROM=TO]",
      "map frames to source files; report what does not resolve", cli_resolve},
+    {"flamegraph",
+     "flamegraph FILE -o OUT.html [--event NAME] [--threads T,...] [--link vscode|file]",
+     "a self-contained HTML flame graph, sandwich and timeline", cli_flamegraph},
 };
 } // namespace
 

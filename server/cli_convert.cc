@@ -1,10 +1,12 @@
 // `hotlines convert IN OUT [--event NAME]... [--format pprof] [--no-aggregate]`: loads any
 // profile and writes it in the format OUT's extension names (.pb.gz / .pprof: gzipped pprof,
-// .pb: raw pprof protobuf). IN '-' reads stdin; OUT '-' writes stdout (needs --format).
+// .pb: raw pprof protobuf, .speedscope.json: speedscope's JSON, one sampled profile per event
+// and thread). IN '-' reads stdin; OUT '-' writes stdout (needs --format).
 // --event picks events by product event name (cpu, alloc) or pprof sample type name.
 #include "formats/loader.h"
 #include "formats/pprof_sample_types.h"
 #include "formats/pprof_writer.h"
+#include "formats/speedscope_writer.h"
 #include "server/cli.h"
 
 #include <algorithm>
@@ -18,9 +20,10 @@ namespace hotlines {
 namespace {
 
 constexpr const char *kUsage =
-    "usage: hotlines convert IN OUT [--event NAME]... [--format pprof|pprof-raw] "
+    "usage: hotlines convert IN OUT [--event NAME]... [--format pprof|pprof-raw|speedscope] "
     "[--no-aggregate]\n"
-    "  OUT's extension picks the format: .pb.gz or .pprof (gzipped pprof), .pb (raw pprof).\n"
+    "  OUT's extension picks the format: .pb.gz or .pprof (gzipped pprof), .pb (raw pprof),\n"
+    "  .speedscope.json (speedscope).\n"
     "  IN '-' reads stdin; OUT '-' writes stdout and needs --format.\n";
 
 bool ends_with(std::string_view s, std::string_view suffix) {
@@ -32,14 +35,15 @@ std::string format_of(const std::string &out, std::string *why) {
   if (ends_with(out, ".pb.gz") || ends_with(out, ".pprof") || ends_with(out, ".pprof.gz"))
     return "pprof";
   if (ends_with(out, ".pb")) return "pprof-raw";
-  if (ends_with(out, ".collapsed") || ends_with(out, ".speedscope.json")) {
+  if (ends_with(out, ".speedscope.json")) return "speedscope";
+  if (ends_with(out, ".collapsed")) {
     *why = "output format of '" + out +
-           "' is not supported yet (supported: .pb.gz, .pprof, .pb; collapsed and speedscope "
-           "export come later)";
+           "' is not supported yet (supported: .pb.gz, .pprof, .pb, .speedscope.json; collapsed "
+           "export comes later)";
     return {};
   }
   *why = "cannot tell the output format from '" + out +
-         "' (supported: .pb.gz, .pprof, .pb; or pass --format pprof)";
+         "' (supported: .pb.gz, .pprof, .pb, .speedscope.json; or pass --format)";
   return {};
 }
 
@@ -86,16 +90,17 @@ int cli_convert(const std::vector<std::string> &args) {
   if (format.empty()) {
     std::string why;
     if (out == "-")
-      why = "writing to stdout needs --format pprof (or pprof-raw)";
+      why = "writing to stdout needs --format pprof (or pprof-raw, speedscope)";
     else
       format = format_of(out, &why);
     if (format.empty()) {
       fprintf(stderr, "hotlines convert: %s\n", why.c_str());
       return kExitUsage;
     }
-  } else if (format != "pprof" && format != "pprof-raw") {
+  } else if (format != "pprof" && format != "pprof-raw" && format != "speedscope") {
     fprintf(stderr,
-            "hotlines convert: unsupported output format '%s' (supported: pprof, pprof-raw)\n",
+            "hotlines convert: unsupported output format '%s' (supported: pprof, pprof-raw, "
+            "speedscope)\n",
             format.c_str());
     return kExitUsage;
   }
@@ -122,7 +127,17 @@ int cli_convert(const std::vector<std::string> &args) {
     options.events.push_back(static_cast<EventId>(t.event));
   }
   std::string error;
-  std::string bytes = write_pprof(p, options, &error);
+  std::string bytes;
+  if (format == "speedscope") {
+    SpeedscopeWriteOptions so;
+    so.events = options.events;
+    size_t slash = in.find_last_of('/');
+    so.name = slash == std::string::npos ? in : in.substr(slash + 1);
+    so.exporter = "hotlines " HOTLINES_VERSION;
+    bytes = write_speedscope(p, so, &error);
+  } else {
+    bytes = write_pprof(p, options, &error);
+  }
   if (!error.empty()) {
     fprintf(stderr, "hotlines convert: %s\n", error.c_str());
     return kExitInput;
