@@ -134,15 +134,18 @@ std::string write_speedscope(const Profile &p, const SpeedscopeWriteOptions &o,
       int64_t total = 0;
       size_t j = i;
       while (j < order.size() && c.thread_at(order[j]) == thread) {
-        StackId s = c.stack[order[j]];
+        // Consecutive samples whose stacks read the same in speedscope's frames (e.g. one
+        // method's JIT and inlined frames) merge into one weight.
+        const std::string &stack = stack_json(c.stack[order[j]]);
         int64_t w = 0;
-        while (j < order.size() && c.thread_at(order[j]) == thread && c.stack[order[j]] == s)
+        while (j < order.size() && c.thread_at(order[j]) == thread &&
+               stack_json(c.stack[order[j]]) == stack)
           w = saturating_add(w, c.value_at(order[j++]));
         if (!samples.empty()) {
           samples += ",";
           weights += ",";
         }
-        samples += "[" + stack_json(s) + "]";
+        samples += "[" + stack + "]";
         weights += std::to_string(w);
         total = saturating_add(total, w);
       }

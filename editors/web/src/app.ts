@@ -35,6 +35,8 @@ export class App {
   private sandwichFn = -1;
   private seq = 0;
   renders = 0;
+  // When the first frame was drawn (ms since navigation) and how long that draw took.
+  firstDraw: { at: number; ms: number } | null = null;
 
   private readonly flame: FlameCanvas;
   private readonly callers: FlameCanvas;
@@ -113,6 +115,9 @@ export class App {
       this.callees.element,
       h('div', { class: 'hl-pane-label' }, 'callees ↓'),
     );
+    this.flame.onRendered = (ms) => {
+      if (!this.firstDraw) this.firstDraw = { at: performance.now(), ms };
+    };
     this.callers.element.dataset.fit = 'true';
     this.callees.element.dataset.fit = 'true';
     u.main.append(this.flame.element, u.sandwich);
@@ -150,6 +155,14 @@ export class App {
   }
   currentTree(): FlameTree | null {
     return this.tree;
+  }
+  // Draws the flame graph now; returns the milliseconds it took (benchmarks).
+  drawNow(): number {
+    return this.flame.draw();
+  }
+  // Zooms on a node of the current tree (hosts, benchmarks).
+  zoomTo(node: number): void {
+    this.zoom(node);
   }
   async setWindow(w: [number, number] | null): Promise<void> {
     this.timeline.setWindow(w);
