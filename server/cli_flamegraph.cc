@@ -1,11 +1,14 @@
 // `hotlines flamegraph PROFILE -o out.html`: one self-contained HTML page (the web view's
 // bundle and the data document inlined, no network) with the flame graph, icicle, sandwich
 // and timeline of every event; `-o out.json` writes the data document alone. --event,
-// --thread/--threads and --count pick what the page shows first; --link and --root say how
-// frames open their sources; --baseline adds a diff against another profile.
-// Threading: Runs on the CLI's main thread; loading and indexing use both cores.
+// --thread/--threads and --count pick what the page shows first; --link says how frames open
+// their sources, found under --root folders (with --remap) by the workspace resolution of
+// `hotlines resolve`; --baseline adds a diff against another profile.
+// Threading: Runs on the CLI's main thread (the workspace walk included); loading and indexing
+// use both cores.
 #include "server/cli_input.h"
 #include "server/flame_document.h"
+#include "server/profile_resolution.h"
 #include "server/web_view_bundle.h"
 
 #include <cerrno>
@@ -20,7 +23,8 @@ const FlagSpec kExtra[] = {
     {"output", 'o', true, "write to FILE: .html (the page) or .json (the data document); - stdout"},
     {"threads", 0, true, "threads shown first: comma-separated names, patterns or ids"},
     {"link", 0, true, "how frames open sources: vscode (default), file or none"},
-    {"root", 0, true, "source folder searched for frames' files (default: the current folder)"},
+    {"root", 0, true, "a source root searched for frames' files (repeatable; default: .)"},
+    {"remap", 0, true, "FROM=TO: look up recorded paths under FROM in TO (repeatable)"},
     {"baseline", 0, true, "a baseline profile for the diff mode"},
     {"buckets", 0, true, "timeline buckets at most (default 200)"},
 };
@@ -140,7 +144,19 @@ int cli_flamegraph(const std::vector<std::string> &args) {
   o.event = f.event;
   o.measure = f.measure.value_or(Measure::value);
   o.link = link;
-  o.source_root = f.has("root") ? f.value("root") : ".";
+  auto workspace = std::make_shared<WorkspaceIndex>();
+  if (f.has("root"))
+    for (const std::string &root : f.extra().at("root")) workspace->add_root(root);
+  else
+    workspace->add_root(".");
+  ResolverOptions ro;
+  if (f.has("remap"))
+    for (const std::string &text : f.extra().at("remap")) {
+      PathRemap r;
+      if (!parse_remap(text, &r))
+        return cli_fail(kExitUsage, "--remap wants FROM=TO, got '" + text + "'", f.json);
+      ro.remaps.push_back(r);
+    }
   if (f.has("buckets")) {
     int b = atoi(f.value("buckets").c_str());
     if (b < 1 || b > 100000)
@@ -174,6 +190,12 @@ int cli_flamegraph(const std::vector<std::string> &args) {
     if (!base.load(f.value("baseline"), f.json)) return kExitInput;
     o.baseline = &base.index();
     o.baseline_title = basename_of(f.value("baseline"));
+  }
+  std::shared_ptr<const ProfileResolution> sources;
+  if (link != "none") {
+    workspace->build();
+    sources = ProfileResolution::build(in.index().shared_profile(), SourceResolver(workspace, ro));
+    o.sources = sources.get();
   }
   Json doc;
   std::string error;

@@ -3,9 +3,9 @@
 #include "server/flame_document.h"
 
 #include "server/callee_shape.h"
-#include "server/flame_source_paths.h"
 #include "server/function_keys.h"
 #include "server/name_pattern.h"
+#include "server/profile_resolution.h"
 #include "server/query_tree.h"
 
 #include <algorithm>
@@ -151,6 +151,20 @@ Json baseline_json(const ProfileIndex &base, std::string_view event, Measure mea
   return j;
 }
 
+// What the page shows as a frame's file: the recorded path; for a JVM class the resolved
+// file's last components, as many as the class has (`org/acme/shop/Pricing.java`, or `.kt`),
+// or the `.java` guess when it did not resolve.
+std::string source_file_label(const Function &f, const Resolution &r) {
+  std::string_view rec = r.recorded;
+  if (f.file != 0 || rec.find('.') != std::string_view::npos) return std::string(rec);
+  if (r.path.empty()) return std::string(rec) + ".java";
+  size_t parts = 1 + static_cast<size_t>(std::count(rec.begin(), rec.end(), '/'));
+  size_t at = r.path.size();
+  for (size_t i = 0; i < parts && at != std::string_view::npos && at > 0; i++)
+    at = r.path.rfind('/', at - 1);
+  return std::string(at == std::string_view::npos ? r.path : r.path.substr(at + 1));
+}
+
 } // namespace
 
 int64_t flame_bucket_ns(int64_t end_ns, uint32_t buckets) {
@@ -269,21 +283,22 @@ bool build_flame_document(const ProfileIndex &index, const FlameDocumentOptions 
   for (int k = 0; k <= static_cast<int>(FrameKind::kernel); k++)
     j["kinds"].push_back(std::string(frame_kind_name(static_cast<FrameKind>(k))));
 
-  FlameSourcePaths paths(o.source_root.empty() ? "." : o.source_root);
   Json fns = Json::array();
   for (uint32_t key : functions) {
-    const Function &f = p.functions[fk.function(key)];
+    FunctionId fid = fk.function(key);
     Json fj = {{"name", fk.label(key)}};
-    SourcePath sp = paths.resolve(p, f);
-    if (!sp.relative.empty()) fj["file"] = sp.relative;
-    if (o.source_root.empty()) {
-      if (sp.path.empty() && sp.why.rfind("no file ", 0) == 0)
-        sp.why = "no source root given (hotlines flamegraph --root DIR)";
+    if (!o.sources) {
+      fj["status"] = "unresolved";
+      fj["why"] = "sources were not looked up";
+    } else {
+      const Resolution &r = o.sources->of(fid);
+      if (!r.recorded.empty()) fj["file"] = source_file_label(p.functions[fid], r);
+      fj["status"] = std::string(status_name(r.status));
+      if (r.status == ResolutionStatus::resolved)
+        fj["path"] = std::string(r.path);
+      else
+        fj["why"] = std::string(r.reason.empty() ? r.rule : r.reason);
     }
-    if (!sp.path.empty())
-      fj["path"] = sp.path;
-    else
-      fj["why"] = sp.why;
     fns.push_back(fj);
   }
   j["functions"] = fns;
@@ -309,7 +324,10 @@ bool build_flame_document(const ProfileIndex &index, const FlameDocumentOptions 
     j["timeline"] = {{"bucket_ns", bucket_ns}, {"buckets", buckets}};
   else
     j["timeline"] = nullptr;
-  j["link"] = {{"scheme", o.link}, {"root", paths.root()}};
+  Json roots = Json::array();
+  if (o.sources)
+    for (const std::string &r : o.sources->workspace().roots()) roots.push_back(r);
+  j["link"] = {{"scheme", o.link}, {"roots", roots}};
   if (o.baseline) {
     Json b = baseline_json(*o.baseline, p.str(p.events[initial].name), o.measure, o.baseline_title,
                            error);

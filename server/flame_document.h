@@ -1,7 +1,8 @@
 // FlameDocument: the data document the web view (editors/web) draws, as JSON — the profile's
 // merged callee tree (frames merged by function, stable node ids equal to the query engine's
 // flame graph ids) with each node's function, frame kind and line (from its heaviest frame),
-// functions with their source paths (or why they have none), threads, events, and the
+// functions with their source files as the workspace resolution found them (or why not:
+// external code, or unresolved with the reason), threads, events, and the
 // samples aggregated to rows of (event, leaf node, thread, time bucket) -> count, value: enough
 // for the browser to recompute the flame graph, totals and per-thread timeline for any event,
 // thread set and bucket window. editors/web/README.md documents the format.
@@ -17,13 +18,16 @@
 
 namespace hotlines {
 
+class ProfileResolution;
+
 struct FlameDocumentOptions {
-  std::string title;                      // page title (the profile's file name)
-  std::string event;                      // initial event; empty: the profile's default
-  Measure measure = Measure::value;       // initial measure
-  ThreadFilter threads;                   // initial thread selection; empty: every thread
-  std::string link = "vscode";            // how the export opens sources: vscode | file | none
-  std::string source_root;                // where sources are looked up; empty: not resolved
+  std::string title;                // page title (the profile's file name)
+  std::string event;                // initial event; empty: the profile's default
+  Measure measure = Measure::value; // initial measure
+  ThreadFilter threads;             // initial thread selection; empty: every thread
+  std::string link = "vscode";      // how the export opens sources: vscode | file | none
+  // The profile's functions resolved to workspace files; null: sources were not looked up.
+  const ProfileResolution *sources = nullptr;
   uint32_t buckets = 200;                 // timeline buckets at most (profiles with timestamps)
   size_t max_rows = 4u << 20;             // coarser buckets (x4) until the rows fit this
   const ProfileIndex *baseline = nullptr; // diff mode: the baseline profile

@@ -24,7 +24,11 @@ before(async () => {
   dir = tempDir('view');
   pages.cpu = exportView('cpu', cpu, '--root', javaShop);
   pages.cpuFile = exportView('cpu-file', cpu, '--root', javaShop, '--link', 'file');
-  pages.unresolved = exportView('unresolved', cpu, '--root', tempDir('empty-root'));
+  // A workspace with the package but without Pricing.java: Pricing's frames are unresolved.
+  const partial = tempDir('partial-root');
+  fs.mkdirSync(path.join(partial, 'src/main/java/org/acme/shop'), { recursive: true });
+  fs.copyFileSync(path.join(javaShop, 'src/main/java/org/acme/shop/Main.java'), path.join(partial, 'src/main/java/org/acme/shop/Main.java'));
+  pages.unresolved = exportView('unresolved', cpu, '--root', partial);
   pages.multi = exportView('multi', fixture('ap-multi.jfr'), '--root', javaShop, '--baseline', cpu);
   browser = await launch();
 });
@@ -148,19 +152,24 @@ test('with --link file the frame opens file://…/Pricing.java#L15', async () =>
   await context.close();
 });
 
-test('an unresolved frame says why and opens nothing', async () => {
+test('an unresolved frame says why and opens nothing; external code says so', async () => {
   const { page, requests } = await open(pages.unresolved);
   const box = await widest(page, 'org.acme.shop.Pricing.discount');
   await page.mouse.click(...center(box));
-  const where = await page.textContent('[data-role=where]');
-  assert.match(where, /^unresolved: no file org\/acme\/shop\/Pricing\.java under \//);
+  assert.equal(await page.textContent('[data-role=where]'), 'unresolved: no Pricing.{java,kt,scala,groovy} declares org.acme.shop.Pricing');
   assert.equal(await page.isDisabled('[data-role=open-source]'), true);
   const after = await widest(page, 'org.acme.shop.Pricing.discount');
   await page.mouse.dblclick(...center(after));
   await page.waitForTimeout(100);
-  assert.match(await page.textContent('[data-role=message]'), /^cannot open org\.acme\.shop\.Pricing\.discount: no file/);
+  assert.match(await page.textContent('[data-role=message]'), /^cannot open org\.acme\.shop\.Pricing\.discount: no Pricing\./);
   assert.equal(requests.filter((u) => !u.startsWith('file:')).length, 0);
   await screenshot(page, 'view-unresolved');
+  // Main.main resolves in that workspace; the JDK's Thread.run is external.
+  await page.keyboard.press('Escape');
+  await page.mouse.move(...center(await widest(page, 'java.lang.Thread.run')));
+  assert.match(await page.textContent('[data-role=tooltip]'), /sourceexternal: JDK or library class/);
+  await page.mouse.click(...center(await widest(page, 'org.acme.shop.Main.main')));
+  assert.match(await page.textContent('[data-role=where]'), /^org\/acme\/shop\/Main\.java:\d+$/);
   await page.context().close();
 });
 
@@ -289,6 +298,31 @@ test('diff mode colours by change against the baseline and shows its share', asy
   const tip = await page.textContent('[data-role=tooltip]');
   assert.ok(tip.includes(`baseline${baseNode.total_pct.toFixed(2)}% →`), tip);
   await screenshot(page, 'view-diff');
+  await page.context().close();
+});
+
+test('colours: JIT frames green, interpreted yellow; by package, one colour per package', async () => {
+  const { page } = await open(pages.cpu);
+  // A frame's colour, read at its top-left corner (labels start further in).
+  const colour = async (name) => {
+    const b = await widest(page, name);
+    return page.evaluate(([x, y]) => {
+      const c = document.querySelector('.hl-flame canvas'), r = c.getBoundingClientRect(), dpr = devicePixelRatio;
+      return [...c.getContext('2d').getImageData(Math.round((x - r.left + 1) * dpr), Math.round((y - r.top + 1) * dpr), 1, 1).data.slice(0, 3)];
+    }, [b.x, b.y]);
+  };
+  const [r1, g1, b1] = await colour('org.acme.shop.Pricing.discount'); // jit
+  assert.ok(g1 > r1 + 40 && g1 > b1 + 40, `JIT frame is green: ${[r1, g1, b1]}`);
+  const [r2, g2, b2] = await colour('java.lang.Thread.run'); // interpreted
+  assert.ok(r2 > b2 + 60 && g2 > b2 + 60, `interpreted frame is yellow: ${[r2, g2, b2]}`);
+  await page.selectOption('[data-role=color]', 'package');
+  await page.waitForTimeout(50);
+  const shop1 = await colour('org.acme.shop.Pricing.cached');
+  const shop2 = await colour('org.acme.shop.Main.lambda$main$0');
+  const lang = await colour('java.lang.Thread.run');
+  assert.deepEqual(shop1, shop2);
+  assert.notDeepEqual(shop1, lang);
+  await screenshot(page, 'view-package-colours');
   await page.context().close();
 });
 

@@ -4,7 +4,7 @@
 #include "query_test_util.h"
 #include "server/callee_shape.h"
 #include "server/flame_document.h"
-#include "server/flame_source_paths.h"
+#include "server/profile_resolution.h"
 #include "server/query_tree.h"
 #include "test_util.h"
 
@@ -188,76 +188,47 @@ TEST(FlameDocument, BaselineCarriesTheBaselineFlameGraph) {
   EXPECT_EQ(error, "the baseline has no event 'alloc'");
 }
 
-class SourcePathsTest : public ::testing::Test {
+class FlameDocumentSources : public ::testing::Test {
 protected:
   void SetUp() override {
     root_ = std::filesystem::temp_directory_path() /
-            ("hotlines-paths-" + std::to_string(::getpid()) + "-" +
+            ("hotlines-flame-src-" + std::to_string(::getpid()) + "-" +
              ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    for (const char *f : {"src/main/java/org/acme/Pricing.java", "other/Pricing.java",
-                          "src/main/kotlin/org/acme/Util.kt", "internal/shop/shop.go",
-                          "node_modules/org/acme/Hidden.java", ".git/org/acme/Hidden2.java"}) {
+    for (const char *f : {"src/main/java/org/acme/Shop.java", "src/main/kotlin/org/acme/Calc.kt"}) {
       std::filesystem::create_directories((root_ / f).parent_path());
-      std::ofstream(root_ / f) << "x\n";
+      std::ofstream(root_ / f) << "package org.acme;\n";
     }
   }
   void TearDown() override { std::filesystem::remove_all(root_); }
-
-  SourcePath resolve_class(const std::string &cls) {
-    TestProfile t;
-    t.java(cls, "m");
-    t.sample("cpu", {t.java(cls, "m")});
-    auto p = t.finish();
-    return FlameSourcePaths(root_.string()).resolve(*p, p->functions[0]);
-  }
-  SourcePath resolve_file(const std::string &file) {
-    TestProfile t;
-    t.sample("cpu", {t.path("shop.Discount", file, 13)});
-    auto p = t.finish();
-    return FlameSourcePaths(root_.string()).resolve(*p, p->functions[0]);
-  }
   std::filesystem::path root_;
 };
 
-TEST_F(SourcePathsTest, JvmClassesMapToTheirOuterClassFile) {
-  SourcePath s = resolve_class("org/acme/Pricing$Inner");
-  EXPECT_EQ(s.path, (root_ / "src/main/java/org/acme/Pricing.java").string());
-  EXPECT_EQ(s.relative, "org/acme/Pricing.java");
-  EXPECT_EQ(resolve_class("org/acme/Pricing$$Lambda").path, s.path);
-  EXPECT_EQ(resolve_class("org/acme/UtilKt").path,
-            (root_ / "src/main/kotlin/org/acme/Util.kt").string());
-}
-
-TEST_F(SourcePathsTest, UnresolvedFramesSayWhy) {
-  SourcePath s = resolve_class("org/other/Pricing");
-  EXPECT_EQ(s.path, "");
-  EXPECT_EQ(s.why, "no file org/other/Pricing.java under " + root_.string());
-  // Hidden folders and node_modules are not searched.
-  EXPECT_EQ(resolve_class("org/acme/Hidden").path, "");
-  EXPECT_EQ(resolve_class("org/acme/Hidden2").path, "");
-  TestProfile t;
-  t.sample("cpu", {t.native("libmSin")});
-  auto p = t.finish();
-  EXPECT_EQ(FlameSourcePaths(root_.string()).resolve(*p, p->functions[0]).why,
-            "no source file recorded for this frame (native or runtime code)");
-  EXPECT_EQ(FlameSourcePaths("/nonexistent-hotlines-root").resolve(*p, p->functions[0]).path, "");
-}
-
-TEST_F(SourcePathsTest, RecordedPathsMatchByLongestSuffix) {
-  EXPECT_EQ(resolve_file("/build/go-shop/internal/shop/shop.go").path,
-            (root_ / "internal/shop/shop.go").string());
-  EXPECT_EQ(resolve_file("internal/shop/shop.go").path, (root_ / "internal/shop/shop.go").string());
-  EXPECT_EQ(resolve_file("/build/x/missing.go").why,
-            "no file /build/x/missing.go under " + root_.string());
-}
-
-TEST(JvmClassFileStem, OuterClassAndKotlin) {
-  bool kt = false;
-  EXPECT_EQ(jvm_class_file_stem("org/acme/shop/Pricing$Inner$1", &kt), "org/acme/shop/Pricing");
-  EXPECT_FALSE(kt);
-  EXPECT_EQ(jvm_class_file_stem("org/x/UtilKt", &kt), "org/x/Util");
-  EXPECT_TRUE(kt);
-  EXPECT_EQ(jvm_class_file_stem("Main$$Lambda", &kt), "Main");
+// Functions carry the workspace resolution: the file, its path, or why there is none.
+TEST_F(FlameDocumentSources, FunctionsCarryTheirResolution) {
+  auto index = sample_index();
+  auto ws = std::make_shared<WorkspaceIndex>();
+  ws->add_root(root_.string());
+  ws->build();
+  auto sources = ProfileResolution::build(index->shared_profile(), SourceResolver(ws, {}));
+  FlameDocumentOptions o;
+  o.sources = sources.get();
+  Json d = build(*index, o);
+  std::map<std::string, Json> by_name;
+  for (const Json &f : d["functions"]) by_name[f["name"]] = f;
+  const Json &shop = by_name["org.acme.Shop.work"];
+  EXPECT_EQ(shop["status"], "resolved");
+  EXPECT_EQ(shop["file"], "org/acme/Shop.java");
+  EXPECT_EQ(shop["path"], (root_ / "src/main/java/org/acme/Shop.java").string());
+  EXPECT_EQ(by_name["org.acme.Calc.calc"]["file"], "org/acme/Calc.kt");
+  const Json &run = by_name["java.lang.Thread.run"];
+  EXPECT_EQ(run["status"], "external");
+  EXPECT_FALSE(run.contains("path"));
+  EXPECT_NE(run["why"].get<std::string>(), "");
+  EXPECT_EQ(by_name["libmSin"]["status"], "external");
+  EXPECT_EQ(d["link"]["roots"], Json::array({root_.string()}));
+  // Without a resolution every function says sources were not looked up.
+  Json none = build(*index);
+  EXPECT_EQ(none["functions"][0]["why"], "sources were not looked up");
 }
 
 } // namespace

@@ -449,6 +449,7 @@ export class App {
     const f = t.fn[n] >= 0 ? t.functions[t.fn[n]] : { name: 'all' };
     const ref: FrameRef = { id: t.id[n], name: f.name, kind: t.kindName(n), line: t.line[n] };
     if ('file' in f && f.file) ref.file = f.file;
+    if ('status' in f && f.status) ref.status = f.status;
     if ('path' in f && f.path) ref.path = f.path;
     if ('why' in f && f.why) ref.why = f.why;
     if (t.fn[n] < 0) ref.why = 'the root stands for all samples';
@@ -462,7 +463,7 @@ export class App {
       return;
     }
     const ref = this.frameRef(t, n);
-    const where = ref.path ? `${ref.file ?? ref.path}${ref.line > 0 ? ':' + ref.line : ''}` : `unresolved: ${ref.why ?? 'no source file'}`;
+    const where = ref.path ? `${ref.file ?? ref.path}${ref.line > 0 ? ':' + ref.line : ''}` : noSource(ref);
     const open = h('button', { 'data-role': 'open-source', disabled: !ref.path }, 'open source');
     open.addEventListener('click', () => void this.open(t, n));
     const sandwich = h('button', { 'data-role': 'sandwich' }, 'sandwich');
@@ -506,7 +507,7 @@ export class App {
     if (t.measure === 'value' && t.unit !== 'samples')
       rows.push(['samples', `${formatCount(t.totalCount[n])} total, ${formatCount(t.selfCount[n])} self`]);
     if (ref.kind) rows.push(['kind', ref.kind]);
-    rows.push(['source', ref.path ? `${ref.file ?? ref.path}${ref.line > 0 ? ':' + ref.line : ''}` : `unresolved: ${ref.why ?? '?'}`]);
+    rows.push(['source', ref.path ? `${ref.file ?? ref.path}${ref.line > 0 ? ':' + ref.line : ''}` : noSource(ref)]);
     if (this.diff && t === main && n > 0) {
       const b = this.diff.basePct[n];
       rows.push(['baseline', b < 0 ? 'absent (new)' : `${formatPercent(b)} → ${formatPercent(b + this.diff.deltaPct[n])}`]);
@@ -529,6 +530,11 @@ export class App {
     this.ui.error.textContent = `hotlines view: ${e instanceof Error ? e.message : String(e)}`;
     document.body.dataset.state = 'error';
   }
+}
+
+// Why a frame has no source: "external: JDK class …", "unresolved: no file … under …".
+function noSource(ref: FrameRef): string {
+  return `${ref.status === 'external' ? 'external' : 'unresolved'}: ${ref.why ?? 'no source file'}`;
 }
 
 function shortName(name: string): string {

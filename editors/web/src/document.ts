@@ -19,11 +19,14 @@ export interface ThreadInfo {
   java_tid?: number;
 }
 
+export type SourceStatus = 'resolved' | 'external' | 'unresolved';
+
 export interface FunctionInfo {
   name: string;
-  file?: string; // as recorded, or derived from the JVM class (`org/acme/shop/Pricing.java`)
+  file?: string; // as recorded, or the JVM class's file (`org/acme/shop/Pricing.java`)
+  status?: SourceStatus; // how the workspace resolution went
   path?: string; // absolute path on disk when resolved
-  why?: string; // why it is unresolved
+  why?: string; // why there is no path (external code, or the unresolved reason)
 }
 
 export interface Baseline {
@@ -54,7 +57,7 @@ export interface FlameDocument {
     value?: number[];
   };
   timeline: { bucket_ns: number; buckets: number } | null;
-  link: { scheme: LinkScheme; root: string };
+  link: { scheme: LinkScheme; roots: string[] };
   baseline?: Baseline;
 }
 

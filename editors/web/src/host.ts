@@ -10,8 +10,9 @@ export interface FrameRef {
   kind: string;
   line: number; // 0 when unknown
   file?: string; // recorded or derived (org/acme/shop/Pricing.java)
+  status?: string; // resolved, external or unresolved
   path?: string; // resolved absolute path
-  why?: string; // why the path is unresolved
+  why?: string; // why there is no path
 }
 
 export interface OpenResult {

@@ -14,7 +14,7 @@ export interface SourceInfo {
   threads: ThreadInfo[];
   initial: { event: number; measure: Measure; threads: number[] };
   timeline: { bucket_ns: number; buckets: number } | null;
-  link: { scheme: LinkScheme; root: string };
+  link: { scheme: LinkScheme; roots: string[] };
   baseline: { title: string; event: string } | null;
 }
 
