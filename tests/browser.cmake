@@ -2,8 +2,10 @@
 #  - web.*: npm ci in editors/web, strict TypeScript check, and the committed bundle
 #    editors/web/dist/view.js equals a fresh esbuild build of the sources (the binary embeds
 #    the committed one, so a stale bundle would ship old code);
-#  - browser.*: npm ci in tests/browser (playwright-core, speedscope), then the exported view
-#    and the speedscope export checked in headless chromium. Screenshots: build/browser-artifacts.
+#  - browser.*: npm ci in tests/browser (playwright-core, speedscope), then in headless
+#    chromium: the exported view (view), the view driven by an HTTP host (hosts), and the
+#    speedscope export in the real speedscope app (speedscope). Screenshots:
+#    build/browser-artifacts.
 find_program(NODE node)
 find_program(NPM npm)
 find_program(CHROMIUM NAMES chromium chromium-browser)
@@ -26,7 +28,7 @@ if(NODE AND NPM)
       WORKING_DIRECTORY ${BROWSER_DIR})
     set_tests_properties(browser.npm_ci PROPERTIES FIXTURES_SETUP browser_deps TIMEOUT 300 LABELS browser)
     set(BROWSER_ENV "HOTLINES_BINARY=$<TARGET_FILE:hotlines>;HOTLINES_SHARED_DIR=${HOTLINES_SHARED_DIR};HOTLINES_ARTIFACTS=${CMAKE_BINARY_DIR}/browser-artifacts;CHROMIUM=${CHROMIUM}")
-    foreach(name view speedscope)
+    foreach(name view hosts speedscope)
       add_test(NAME browser.${name} COMMAND ${NODE} --test ${name}.test.mjs WORKING_DIRECTORY ${BROWSER_DIR})
       # One browser at a time: the machine has two cores and chromium wants both.
       set_tests_properties(browser.${name} PROPERTIES FIXTURES_REQUIRED browser_deps TIMEOUT 300
