@@ -67,13 +67,15 @@ std::string parse_file_annotations_params(const json &params, FileAnnotationsPar
 
 json to_json(const FileAnnotationsResult &r) {
   json lines = json::array(), functions = json::array();
-  for (const LineAnnotation &l : r.lines)
-    lines.push_back({{"line", l.line},
-                     {"profiledLine", l.profiled_line},
-                     {"stale", l.stale},
-                     {"self", to_json(l.self)},
-                     {"total", to_json(l.total)},
-                     {"heat", l.heat}});
+  for (const LineAnnotation &l : r.lines) {
+    json j = {{"line", l.line},          {"profiledLine", l.profiled_line}, {"stale", l.stale},
+              {"self", to_json(l.self)}, {"total", to_json(l.total)},       {"heat", l.heat}};
+    if (l.has_baseline) {
+      j["baseline"] = {{"self", to_json(l.baseline_self)}, {"total", to_json(l.baseline_total)}};
+      j["delta"] = l.delta;
+    }
+    lines.push_back(std::move(j));
+  }
   for (const FunctionAnnotation &f : r.functions)
     functions.push_back({{"name", f.name},
                          {"line", f.line},

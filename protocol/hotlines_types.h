@@ -74,6 +74,11 @@ struct LineAnnotation {
   bool stale = false;        // the line was edited since it was opened
   Weight self, total;
   double heat = 0; // self relative to the view's hottest line, 0..1
+  // With a baseline set: the line's weights in the baseline profile and the change of its
+  // self share in percentage points (after - before).
+  bool has_baseline = false;
+  Weight baseline_self, baseline_total;
+  double delta = 0;
 };
 struct FunctionAnnotation {
   std::string name;

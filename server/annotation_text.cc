@@ -58,6 +58,12 @@ std::string line_label(const HeatText &t, Weight self, Weight total, double heat
   return heat_bar(heat) + " " + weight_text(t, self);
 }
 
+std::string delta_label(const HeatText &t, double delta) {
+  char buf[32];
+  snprintf(buf, sizeof buf, "%+.1f%%", std::fabs(delta) < 0.05 ? 0.0 : delta);
+  return std::string(buf) + " " + t.event + " vs baseline";
+}
+
 std::string self_total_text(const HeatText &t, Weight self, Weight total) {
   auto one = [&](Weight w) {
     std::string s = share(counts_only(t) ? w.count : w.value,

@@ -30,6 +30,8 @@ std::string weight_text(const HeatText &t, Weight w);
 // below `min_percent` (it passes the time on to callees) "↳ 39.6% cpu total".
 std::string line_label(const HeatText &t, Weight self, Weight total, double heat,
                        double min_percent);
+// The diff-mode label of a line: "+12.4% cpu vs baseline" (`delta` in percentage points).
+std::string delta_label(const HeatText &t, double delta);
 // "self 38.2% (966 samples, 1.93 s) · total 41.0% (…)"
 std::string self_total_text(const HeatText &t, Weight self, Weight total);
 // The code lens title of a function.

@@ -97,14 +97,36 @@ FileAnnotationsResult annotations_result(const FileHeat &heat, const TextDocumen
   r.unit = heat.unit;
   r.total = heat.view_total;
   if (!heat.file_keys.empty()) r.file = heat.file_keys[0];
-  for (const HeatLine &l : heat.lines) {
-    int32_t cur = doc ? doc->current_line(l.line - 1) : l.line - 1;
+  // Lines of the profile, and with a baseline also the lines only the baseline has.
+  std::map<int32_t, std::pair<const HeatLine *, const HeatLine *>> rows;
+  for (const HeatLine &l : heat.lines) rows[l.line].first = &l;
+  if (heat.baseline)
+    for (const HeatLine &l : heat.baseline->lines) rows[l.line].second = &l;
+  const bool by_value = heat.unit != "samples" && heat.unit != "count" && !heat.unit.empty();
+  auto share = [by_value](Weight w, Weight whole) {
+    int64_t part = by_value ? w.value : w.count, all = by_value ? whole.value : whole.count;
+    return all == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(all);
+  };
+  for (const auto &[line, pair] : rows) {
+    int32_t cur = doc ? doc->current_line(line - 1) : line - 1;
     if (cur < 0) continue;
-    double h =
-        heat.max_self > 0
-            ? std::min(1.0, static_cast<double>(l.self.value) / static_cast<double>(heat.max_self))
-            : 0.0;
-    r.lines.push_back({cur + 1, l.line, doc && doc->origin(cur).stale, l.self, l.total, h});
+    LineAnnotation a;
+    a.line = cur + 1;
+    a.profiled_line = line;
+    a.stale = doc && doc->origin(cur).stale;
+    if (const HeatLine *l = pair.first) {
+      a.self = l->self;
+      a.total = l->total;
+      a.heat = heat.max_self > 0 ? std::min(1.0, static_cast<double>(l->self.value) /
+                                                     static_cast<double>(heat.max_self))
+                                 : 0.0;
+    }
+    if (heat.baseline) {
+      a.has_baseline = true;
+      if (pair.second) a.baseline_self = pair.second->self, a.baseline_total = pair.second->total;
+      a.delta = share(a.self, heat.view_total) - share(a.baseline_self, heat.baseline->view_total);
+    }
+    r.lines.push_back(a);
   }
   std::sort(r.lines.begin(), r.lines.end(),
             [](const LineAnnotation &a, const LineAnnotation &b) { return a.line < b.line; });

@@ -8,6 +8,7 @@
 #include "protocol/hotlines_types.h"
 #include "server/profile_index.h"
 
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -47,6 +48,7 @@ struct FileHeat {
   std::vector<HeatLine> lines;         // by line
   std::vector<HeatFunction> functions; // by first line
   int64_t max_self = 0;                // the highest line self (value measure) in the whole view
+  std::shared_ptr<const FileHeat> baseline; // the same file in the baseline profile, if set
   const HeatLine *find(int32_t line) const;
 };
 

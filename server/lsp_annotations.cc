@@ -13,6 +13,7 @@
 #include "server/uri.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace hotlines {
 
@@ -84,29 +85,61 @@ void LspServer::with_heat(const std::string &uri, const std::string &profile_id,
   std::string path = path_of_uri(uri);
   std::string key = lp->id + '\x1d' + std::to_string(lp->generation) + '\x1d' +
                     ViewCache::signature(view) + '\x1d' + path;
+  // With a baseline set: the same file in the baseline profile, same view and event.
+  const LoadedProfile *base =
+      baseline_id_.empty() || baseline_id_ == lp->id ? nullptr : profiles_.find(baseline_id_);
+  View base_view;
+  if (base) {
+    const Profile &p = *lp->profile;
+    std::string name = view.event.empty()
+                           ? std::string(p.str(p.events[p.metadata.default_event].name))
+                           : view.event;
+    if (base->profile->find_event(name) < 0 || !session_view(*base, name, &base_view, nullptr))
+      base = nullptr;
+    else
+      key += '\x1d' + base->id + ':' + std::to_string(base->generation);
+  }
   if (auto it = heat_.find(key); it != heat_.end()) return use(lp, it->second, {});
   struct Job {
     std::shared_ptr<const FileHeat> heat;
     std::string error;
   };
+  struct Source {
+    std::shared_ptr<ViewCache> views;
+    std::shared_ptr<const FileFunctions> files;
+    std::shared_ptr<const ProfileResolution> resolution;
+    View view;
+  };
+  auto heat_of = [](const Source &src, const std::string &path, const std::atomic<bool> *cancel,
+                    std::string *error) -> std::shared_ptr<FileHeat> {
+    View count_view = src.view;
+    count_view.measure = Measure::count;
+    View value_view = src.view;
+    value_view.measure = Measure::value;
+    ViewResult v = src.views->get(value_view, cancel), c = src.views->get(count_view, cancel);
+    if (!v.ok() || !c.ok()) {
+      *error = v.cancelled || c.cancelled ? "cancelled" : v.ok() ? c.error : v.error;
+      return nullptr;
+    }
+    std::vector<std::string> keys =
+        keys_for(src.resolution.get(), src.views->index().lines(), path);
+    return std::make_shared<FileHeat>(compute_file_heat(*v.weights, *c.weights, *src.files, keys));
+  };
   auto job = std::make_shared<Job>();
   std::string id = lp->id;
   uint64_t generation = lp->generation;
+  Source main{lp->views, lp->file_functions, lp->resolution, view};
+  std::optional<Source> baseline;
+  if (base) baseline = Source{base->views, base->file_functions, base->resolution, base_view};
   work_->queue(
-      [job, views = lp->views, files = lp->file_functions, res = lp->resolution, view, path,
-       cancel] {
-        View count_view = view;
-        count_view.measure = Measure::count;
-        View value_view = view;
-        value_view.measure = Measure::value;
-        ViewResult v = views->get(value_view, cancel), c = views->get(count_view, cancel);
-        if (!v.ok() || !c.ok()) {
-          job->error = v.cancelled || c.cancelled ? "cancelled" : v.ok() ? c.error : v.error;
-          return;
+      [job, main, baseline, heat_of, path, cancel] {
+        std::shared_ptr<FileHeat> heat = heat_of(main, path, cancel, &job->error);
+        if (!heat) return;
+        if (baseline) {
+          heat->baseline = heat_of(*baseline, path, cancel, &job->error);
+          if (!heat->baseline) return;
         }
-        std::vector<std::string> keys = keys_for(res.get(), views->index().lines(), path);
-        job->heat =
-            std::make_shared<FileHeat>(compute_file_heat(*v.weights, *c.weights, *files, keys));
+        job->heat = std::move(heat);
       },
       [this, job, id, generation, key, use] {
         const LoadedProfile *now = profiles_.find(id);
@@ -162,33 +195,44 @@ void LspServer::on_inlay_hint(const json &params, Reply reply) {
     from = r.value("start", json::object()).value("line", int64_t{0});
     to = r.value("end", json::object()).value("line", INT64_MAX);
   }
-  with_heat(
-      uri, "", "", reply.cancel_flag(),
-      [this, reply, uri, from, to](const LoadedProfile *, std::shared_ptr<const FileHeat> heat,
-                                   const std::string &error) {
-        if (heat_failed(reply, error)) return;
-        json hints = json::array();
-        if (!heat) return reply(hints);
-        const TextDocument *doc = document(uri);
-        HeatText t = heat_text(*heat);
-        FileAnnotationsResult r = annotations_result(*heat, doc);
-        for (const LineAnnotation &l : r.lines) {
-          if (std::max(shown_share(t, l.self), shown_share(t, l.total)) < config_.min_percent)
-            continue;
-          int64_t line = l.line - 1;
-          if (line < from || line > to) continue;
-          int64_t end = doc && line < static_cast<int64_t>(doc->lines().size())
-                            ? TextDocument::utf16_length(doc->lines()[line])
-                            : 0;
-          std::string tip = self_total_text(t, l.self, l.total);
-          if (l.stale) tip += "\n\n(edited since it was profiled)";
-          hints.push_back({{"position", {{"line", line}, {"character", end}}},
-                           {"label", line_label(t, l.self, l.total, l.heat, config_.min_percent)},
-                           {"paddingLeft", true},
-                           {"tooltip", {{"kind", "markdown"}, {"value", tip}}}});
-        }
-        reply(hints);
-      });
+  with_heat(uri, "", "", reply.cancel_flag(),
+            [this, reply, uri, from, to](const LoadedProfile *,
+                                         std::shared_ptr<const FileHeat> heat,
+                                         const std::string &error) {
+              if (heat_failed(reply, error)) return;
+              json hints = json::array();
+              if (!heat) return reply(hints);
+              const TextDocument *doc = document(uri);
+              HeatText t = heat_text(*heat);
+              FileAnnotationsResult r = annotations_result(*heat, doc);
+              HeatText bt = t; // shares of the baseline's total
+              if (heat->baseline) bt.view_total = heat->baseline->view_total;
+              for (const LineAnnotation &l : r.lines) {
+                double shown = std::max(shown_share(t, l.self), shown_share(t, l.total));
+                if (l.has_baseline)
+                  shown = std::max(
+                      {shown, shown_share(bt, l.baseline_self), shown_share(bt, l.baseline_total)});
+                if (shown < config_.min_percent) continue;
+                int64_t line = l.line - 1;
+                if (line < from || line > to) continue;
+                int64_t end = doc && line < static_cast<int64_t>(doc->lines().size())
+                                  ? TextDocument::utf16_length(doc->lines()[line])
+                                  : 0;
+                std::string tip = self_total_text(t, l.self, l.total);
+                std::string label = line_label(t, l.self, l.total, l.heat, config_.min_percent);
+                if (l.has_baseline) { // diff mode: the change of the line's self share
+                  label = delta_label(t, l.delta);
+                  tip = "now: " + tip +
+                        "\n\nbaseline: " + self_total_text(bt, l.baseline_self, l.baseline_total);
+                }
+                if (l.stale) tip += "\n\n(edited since it was profiled)";
+                hints.push_back({{"position", {{"line", line}, {"character", end}}},
+                                 {"label", label},
+                                 {"paddingLeft", true},
+                                 {"tooltip", {{"kind", "markdown"}, {"value", tip}}}});
+              }
+              reply(hints);
+            });
 }
 
 void LspServer::on_code_lens(const json &params, Reply reply) {
