@@ -41,6 +41,10 @@ void LspServer::rebuild_workspace() {
   ResolverOptions options;
   for (const auto &[from, to] : config_.path_remaps) options.remaps.push_back({from, to});
   const uint64_t build = ++workspace_builds_;
+  if (roots.empty()) { // no workspace: files match recorded paths by their trailing components
+    resolver_ = nullptr;
+    return;
+  }
   auto index = std::make_shared<WorkspaceIndex>();
   for (const std::string &r : roots) index->add_root(r);
   work_->queue([index] { index->build(); },
