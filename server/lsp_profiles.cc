@@ -254,6 +254,7 @@ void LspServer::on_execute_command(const json &params, Reply reply) {
   if (command == "hotlines.selectThreads") return on_select_threads(first, reply);
   if (command == "hotlines.setWindow") return on_set_window(first, reply);
   if (command == "hotlines.setBaseline") return on_set_baseline(first, reply);
+  if (command == "hotlines.openView") return on_open_view(first, reply);
   if (command == "hotlines.hotMethods") return on_hot_methods(first, reply);
   if (command == "hotlines.fileAnnotations") return on_file_annotations(first, reply);
   if (command == "hotlines.run") return on_run(first, reply);

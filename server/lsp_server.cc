@@ -76,6 +76,7 @@ void LspServer::bind_methods() {
   requests_["textDocument/hover"] = &LspServer::on_hover;
   requests_["workspace/symbol"] = &LspServer::on_workspace_symbol;
   requests_["hotlines/resolveFrame"] = &LspServer::on_resolve_frame;
+  requests_["hotlines/openView"] = &LspServer::on_open_view;
   requests_["hotlines/resolutionReport"] = &LspServer::on_resolution_report;
   requests_["hotlines/run"] = &LspServer::on_run;
   requests_["hotlines/cancelRun"] = &LspServer::on_cancel_run;
@@ -96,7 +97,7 @@ void LspServer::bind_methods() {
   commands_ = {"hotlines.loadProfile",   "hotlines.unloadProfile",   "hotlines.selectEvent",
                "hotlines.selectThreads", "hotlines.setWindow",       "hotlines.setBaseline",
                "hotlines.hotMethods",    "hotlines.fileAnnotations", "hotlines.run",
-               "hotlines.cancelRun"};
+               "hotlines.cancelRun",     "hotlines.openView"};
 }
 
 void LspServer::send_notification(std::string_view method, const json &params) {
@@ -197,6 +198,7 @@ void LspServer::finish_if_done() {
   if (!exiting_ || finished_ || runs_active() || work_->pending() > 0) return;
   finished_ = true;
   if (watcher_) watcher_->close_all();
+  if (view_server_) view_server_->close();
   if (on_finished) on_finished(exit_code_);
 }
 

@@ -9,6 +9,7 @@
 #include "server/annotation_text.h"
 #include "server/file_heat.h"
 #include "server/file_watcher.h"
+#include "server/http_server.h"
 #include "server/loop_work.h"
 #include "server/profile_store.h"
 #include "server/run_manager.h"
@@ -136,6 +137,12 @@ private:
   void on_resolution_report(const json &params, Reply reply);
   void on_workspace_symbol(const json &params, Reply reply);
 
+  // The flame graph view served on loopback (lsp_view.cc)
+  void on_open_view(const json &params, Reply reply);
+  bool start_view_server(std::string *error);
+  std::string view_url(const std::string &profile_id) const;
+  void serve_view(const HttpServer::Request &req, HttpServer::Respond respond);
+
   // Annotations (lsp_annotations.cc)
   void on_inlay_hint(const json &params, Reply reply);
   void on_code_lens(const json &params, Reply reply);
@@ -186,7 +193,9 @@ private:
   std::string baseline_id_;
   std::shared_ptr<const SourceResolver> resolver_; // null until the first index is built
   std::unique_ptr<FileWatcher> watcher_;           // loaded profile files (watchProfiles)
-  uint64_t workspace_builds_ = 0;                  // builds started (a newer one wins)
+  std::unique_ptr<HttpServer> view_server_;        // hotlines/openView, started on first use
+  std::string view_token_;
+  uint64_t workspace_builds_ = 0; // builds started (a newer one wins)
   int64_t next_client_request_ = 1;
   std::map<std::string, ClientReply> client_requests_; // by id.dump()
   InitializeParams init_;

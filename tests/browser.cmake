@@ -28,7 +28,7 @@ if(NODE AND NPM)
       WORKING_DIRECTORY ${BROWSER_DIR})
     set_tests_properties(browser.npm_ci PROPERTIES FIXTURES_SETUP browser_deps TIMEOUT 300 LABELS browser)
     set(BROWSER_ENV "HOTLINES_BINARY=$<TARGET_FILE:hotlines>;HOTLINES_SHARED_DIR=${HOTLINES_SHARED_DIR};HOTLINES_ARTIFACTS=${CMAKE_BINARY_DIR}/browser-artifacts;CHROMIUM=${CHROMIUM}")
-    foreach(name view hosts speedscope)
+    foreach(name view hosts speedscope served)
       add_test(NAME browser.${name} COMMAND ${NODE} --test ${name}.test.mjs WORKING_DIRECTORY ${BROWSER_DIR})
       # One browser at a time: the machine has two cores and chromium wants both.
       set_tests_properties(browser.${name} PROPERTIES FIXTURES_REQUIRED browser_deps TIMEOUT 300
