@@ -194,6 +194,16 @@ void LspServer::handle_eof() {
   finish_if_done();
 }
 
+void LspServer::handle_signal(int signum) {
+  if (finished_) return;
+  log("info", "signal " + std::to_string(signum) + ": exiting");
+  exiting_ = true;
+  exit_code_ = 128 + signum;
+  for (auto &[key, weak] : in_flight_)
+    if (auto s = weak.lock()) s->cancelled = true;
+  finish_if_done();
+}
+
 void LspServer::finish_if_done() {
   if (!exiting_ || finished_ || runs_active() || work_->pending() > 0) return;
   finished_ = true;

@@ -38,6 +38,8 @@ public:
   void handle_message(const std::string &body);
   void handle_framing_error(const std::string &error);
   void handle_eof();
+  // SIGTERM, SIGINT or SIGHUP: stop runs and work, then finish with 128 + signum.
+  void handle_signal(int signum);
   // Called once, when the server is done (after `exit`, or end of input) and no work is left.
   std::function<void(int exit_code)> on_finished;
 

@@ -34,10 +34,24 @@ int serve_main(const std::vector<std::string> &args) {
     LoopWork work(&loop, options.sync);
     UvStdioTransport transport(&loop, STDIN_FILENO, STDOUT_FILENO, max_message);
     LspServer server(&work, options, [&transport](std::string body) { transport.send(body); });
+    // Termination signals end the server as `exit` would, so its runs' processes go with it.
+    uv_signal_t signals[3];
+    int signums[3] = {SIGTERM, SIGINT, SIGHUP};
+    for (int i = 0; i < 3; i++) {
+      uv_signal_init(&loop, &signals[i]);
+      signals[i].data = &server;
+      uv_signal_start(
+          &signals[i],
+          [](uv_signal_t *h, int signum) {
+            static_cast<LspServer *>(h->data)->handle_signal(signum);
+          },
+          signums[i]);
+    }
     server.on_finished = [&](int code) {
       exit_code = code;
       transport.close();
       work.close();
+      for (uv_signal_t &s : signals) uv_close(reinterpret_cast<uv_handle_t *>(&s), nullptr);
     };
     std::string error;
     if (!transport.start({[&server](std::string body) { server.handle_message(body); },

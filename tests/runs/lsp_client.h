@@ -107,6 +107,7 @@ public:
     return found;
   }
   const std::vector<json> &seen() const { return seen_; }
+  pid_t pid() const { return pid_; }
 
   // Waits for the server to exit; returns its exit code, or -1 on timeout.
   int wait_exit(double seconds) {

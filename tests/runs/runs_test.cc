@@ -548,6 +548,23 @@ TEST_F(Runs, EndOfInputKillsRunningRuns) {
   client_.reset();
 }
 
+TEST_F(Runs, TerminationSignalKillsRunningRuns) {
+  LspClient &c = start_server(dir_);
+  int id =
+      c.request("hotlines/run", {{"recipe", "command"},
+                                 {"argv", {"sh", "-c", "echo pid=$$; sleep 300; echo {profile}"}}});
+  std::string rid = c.result(id)["runId"];
+  json first = c.notification(
+      "hotlines/runOutput",
+      [&](const json &p) { return p["runId"] == rid && p["stream"] == "stdout"; }, 20);
+  ASSERT_FALSE(first.is_null());
+  int pgid = std::stoi(first["text"].get<std::string>().substr(4));
+  kill(c.pid(), SIGTERM); // what an editor does to a server that does not exit
+  EXPECT_EQ(c.wait_exit(20), 128 + SIGTERM);
+  EXPECT_FALSE(process_group_alive(pgid));
+  client_.reset();
+}
+
 TEST_F(Runs, TestsInFile) {
   fs::path go = copy_go_shop();
   fs::path java = copy_java_shop(false);
