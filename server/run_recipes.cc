@@ -463,7 +463,8 @@ std::optional<RunError> diagnose_run(const RunPlan &plan, const RunOutcome &o,
                                   "(is junit4.jar on it?)");
     break;
   case RunFamily::junit5:
-    if (failed && any_of(out, {" 0 tests found", "Could not load class with name"}))
+    if (failed && any_of(out, {" 0 tests found", "Could not load class with name",
+                               "No tests found matching", "Could not find method"}))
       return error("testNotFound", "the JUnit console launcher found no test " + what);
     break;
   case RunFamily::java:

@@ -226,6 +226,26 @@ TEST_F(Runs, GoTestLoadsItsCpuProfile) {
   EXPECT_TRUE(line13) << ann.dump();
 }
 
+TEST_F(Runs, GoTestMemProfile) {
+  fs::path root = copy_go_shop();
+  start_server(root);
+  json done = run({{"recipe", "go-test"},
+                   {"package", "./internal/shop"},
+                   {"test", "TestWorkload"},
+                   {"profile", "mem"},
+                   {"env", go_env()}},
+                  240);
+  ASSERT_FALSE(done.is_null());
+  EXPECT_FALSE(done.contains("error")) << done.dump();
+  ASSERT_TRUE(done["profileId"].is_string()) << done.dump();
+  EXPECT_NE(done["profilePath"].get<std::string>().find("TestWorkload-mem-"), std::string::npos);
+  // Labels allocates on line 22 (strings.Repeat, strconv.Itoa, append).
+  std::vector<std::string> top = top_lines(done["profilePath"], 1, "example\\.com/gows/");
+  EXPECT_EQ(top, std::vector<std::string>{"shop.go:22"});
+  std::cout << "go-test TestWorkload mem: " << done["durationMs"] << " ms, top line "
+            << testing::PrintToString(top) << "\n";
+}
+
 TEST_F(Runs, JavaTestPlainClasspathJUnit4) {
   fs::path root = copy_java_shop(true);
   start_server(root);
@@ -245,6 +265,36 @@ TEST_F(Runs, JavaTestPlainClasspathJUnit4) {
   EXPECT_TRUE(contains(top, "Pricing.java:15")) << testing::PrintToString(top);
   std::cout << "java-test classpath: " << done["durationMs"] << " ms, top lines "
             << testing::PrintToString(top) << "\n";
+}
+
+TEST_F(Runs, JavaTestJUnit5ConsoleLauncher) {
+  const std::string console = "/usr/share/java/junit-platform-console-standalone.jar";
+  if (!fs::exists(console)) GTEST_SKIP() << "no " << console << " (package junit5)";
+  fs::path root = copy_java_shop(true);
+  start_server(root);
+  json cp = classpath(root);
+  cp.push_back(console); // picks the JUnit 5 runner; the JUnit 4 test runs on its vintage engine
+  std::string id;
+  json done = run({{"recipe", "java-test"},
+                   {"class", "org.acme.shop.PricingTest"},
+                   {"method", "discountIsFinite"},
+                   {"classpath", cp}},
+                  180, &id);
+  ASSERT_FALSE(done.is_null());
+  EXPECT_FALSE(done.contains("error")) << done.dump();
+  ASSERT_TRUE(done["profileId"].is_string()) << done.dump();
+  EXPECT_NE(output_of(id).find("[         1 tests successful      ]"), std::string::npos)
+      << output_of(id);
+  std::vector<std::string> top = top_lines(done["profilePath"], 3);
+  EXPECT_TRUE(contains(top, "Pricing.java:15")) << testing::PrintToString(top);
+  std::cout << "java-test junit5 console: " << done["durationMs"] << " ms, top lines "
+            << testing::PrintToString(top) << "\n";
+  done = run({{"recipe", "java-test"},
+              {"class", "org.acme.shop.PricingTest"},
+              {"method", "noSuchTest"},
+              {"classpath", cp}},
+             180);
+  EXPECT_EQ(done["error"]["kind"], "testNotFound") << done.dump();
 }
 
 TEST_F(Runs, JavaTestMavenOffline) {
