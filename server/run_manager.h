@@ -2,7 +2,8 @@
 // shell) as the leader of its own process group (UV_PROCESS_DETACHED), so cancel, timeout and
 // server exit kill the whole group (kill(-pid)); leftovers of a finished step are killed too.
 // Output streams back as UTF-8 text; the outcome comes once, after the last step (cleanup
-// steps included). Threading: loop thread only; callbacks run on the loop thread.
+// steps included). Threading: loop thread only; callbacks run on the loop thread, never from
+// inside start(), cancel() or kill_all().
 #pragma once
 
 #include "server/output_decoder.h"

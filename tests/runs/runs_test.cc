@@ -423,6 +423,29 @@ TEST_F(Runs, AttachToRunningJvm) {
   std::cout << "attach-jvm 4 s: " << done["durationMs"] << " ms, top lines "
             << testing::PrintToString(top) << "\n";
   EXPECT_EQ(kill(jvm, 0), 0) << "the target JVM keeps running";
+
+  // Cancelled while recording: the recording is still stopped in the target JVM.
+  int rq =
+      c.request("hotlines/run", {{"recipe", "attach-jvm"}, {"pid", jvm}, {"durationMs", 600000}});
+  std::string rid = c.result(rq)["runId"];
+  json waiting = c.notification(
+      "hotlines/runOutput",
+      [&](const json &p) {
+        return p["runId"] == rid &&
+               p["text"].get<std::string>().find("waiting") != std::string::npos;
+      },
+      60);
+  ASSERT_FALSE(waiting.is_null());
+  EXPECT_EQ(c.result(c.request("hotlines/cancelRun", {{"runId", rid}}))["cancelled"], true);
+  done = c.notification(
+      "hotlines/runFinished", [&](const json &p) { return p["runId"] == rid; }, 60);
+  EXPECT_EQ(done["error"]["kind"], "cancelled") << done.dump();
+  out = output_of(rid);
+  EXPECT_EQ(out.find("$ jcmd " + std::to_string(jvm) + " JFR.dump"), std::string::npos) << out;
+  EXPECT_NE(out.find("JFR.stop name=hotlines-" + rid + "\n"), std::string::npos) << out;
+  std::string check = test::run_command("jcmd " + std::to_string(jvm) + " JFR.check 2>&1");
+  EXPECT_EQ(check.find("hotlines-"), std::string::npos) << check;
+  EXPECT_EQ(kill(jvm, 0), 0);
 }
 
 TEST_F(Runs, CancelKillsTheProcessGroup) {
