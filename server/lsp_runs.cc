@@ -121,9 +121,11 @@ void LspServer::on_run(const json &params, Reply reply) {
   const std::string ignore = plan.output_dir + "/.gitignore";
   if (plan.default_output_dir && !fs::exists(ignore, ec) && !write_file(ignore, "*\n"))
     return reply.error(kRequestFailed, "cannot write " + ignore);
-  for (const RunFile &f : plan.files)
+  for (const RunFile &f : plan.files) {
+    fs::create_directories(fs::path(f.path).parent_path(), ec);
     if (!write_file(f.path, f.content))
       return reply.error(kRequestFailed, "cannot write " + f.path);
+  }
   fs::remove(plan.profile_path, ec);
 
   RunStarted started{ctx.run_id, plan.profile_path, {}};

@@ -3,6 +3,7 @@
 
 #include <uv.h>
 
+#include <cstdio>
 #include <filesystem>
 
 namespace hotlines {
@@ -118,6 +119,15 @@ std::string arg_line(const std::vector<std::string> &flags) {
   return out;
 }
 
+// FNV-1a of `s` as 16 hex digits: names a cache folder by its content.
+std::string fnv_hex(std::string_view s) {
+  uint64_t h = 1469598103934665603ull;
+  for (char c : s) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  char buf[17];
+  snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
 std::string groovy_string(const std::string &s) {
   std::string out = "'";
   for (char c : s) {
@@ -221,15 +231,23 @@ std::string plan_java_test(const RunParams &p, const RecipeContext &ctx, RunPlan
     } else {
       if (contains(p.method, "(")) return "params.method: JUnit 4 methods take no parameter types";
       plan->family = RunFamily::junit4;
-      RunFile launcher{plan->output_dir + "/" + ctx.run_id + "-junit4-launcher.java",
-                       kJUnit4LauncherSource};
+      // The launcher is compiled once per output folder and launcher version, by javac in a
+      // step of its own, so the test's profile holds the test and not the compiler.
+      std::string dir = plan->output_dir + "/junit4-launcher-" + fnv_hex(kJUnit4LauncherSource);
+      std::string source = dir + "/HotlinesJUnit4.java";
+      if (!ctx.exists(dir + "/HotlinesJUnit4.class")) {
+        std::string javac = p.java.empty() ? jdk_tool(p, "", "javac")
+                            : fs::path(p.java).has_parent_path()
+                                ? (fs::path(p.java).parent_path() / "javac").string()
+                                : "javac";
+        plan->files.push_back({source, kJUnit4LauncherSource});
+        plan->steps.push_back({{javac, "-d", dir, "-cp", join(cp, ":"), source}, 0, false});
+      }
       step.argv.push_back("-cp");
-      step.argv.push_back(join(cp, ":"));
-      step.argv.push_back(launcher.path);
+      step.argv.push_back(dir + ":" + join(cp, ":"));
+      step.argv.push_back("HotlinesJUnit4");
       step.argv.push_back(p.class_name);
       if (!p.method.empty()) step.argv.push_back(p.method);
-      plan->remove_after.push_back(launcher.path);
-      plan->files.push_back(std::move(launcher));
     }
   }
   plan->steps.push_back(std::move(step));
@@ -458,7 +476,7 @@ std::optional<RunError> diagnose_run(const RunPlan &plan, const RunOutcome &o,
   case RunFamily::junit4:
     if (any_of(out, {"hotlines: test class not found", "hotlines: no test named"}))
       return error("testNotFound", "JUnit found no test " + what + " on the classpath");
-    if (contains(out, "error: compilation failed"))
+    if (contains(out, "HotlinesJUnit4.java:") && contains(out, "error:"))
       return error("buildFailed", "the JUnit 4 launcher did not compile against the classpath "
                                   "(is junit4.jar on it?)");
     break;

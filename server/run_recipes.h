@@ -35,9 +35,9 @@ std::string last_lines(const std::string &text, size_t n);
 // `jcmd -l` output -> JVMs, without jcmd itself.
 std::vector<JvmInfo> parse_jcmd_list(const std::string &output);
 
-// The JUnit 4 launcher run in the JDK's source-file mode (java … HotlinesJUnit4.java Class
-// [method]): JUnitCore with a method filter; exit 3 with a "hotlines:" line when nothing
-// matches.
+// The JUnit 4 launcher (java -cp … HotlinesJUnit4 Class [method]): JUnitCore with a method
+// filter; exit 3 with a "hotlines:" line when nothing matches. Compiled by the recipe's first
+// run into <outputDir>/junit4-launcher-<hash>/ and reused.
 extern const char kJUnit4LauncherSource[];
 
 } // namespace hotlines

@@ -265,6 +265,17 @@ TEST_F(Runs, JavaTestPlainClasspathJUnit4) {
   EXPECT_TRUE(contains(top, "Pricing.java:15")) << testing::PrintToString(top);
   std::cout << "java-test classpath: " << done["durationMs"] << " ms, top lines "
             << testing::PrintToString(top) << "\n";
+  EXPECT_NE(out.find("$ javac -d "), std::string::npos) << out;
+
+  // The launcher compiled by the first run is reused.
+  done = run({{"recipe", "java-test"},
+              {"class", "org.acme.shop.PricingTest"},
+              {"method", "discountIsFinite"},
+              {"classpath", classpath(root)}},
+             180, &id);
+  ASSERT_TRUE(done["profileId"].is_string()) << done.dump();
+  EXPECT_EQ(output_of(id).find("$ javac"), std::string::npos) << output_of(id);
+  std::cout << "java-test classpath, launcher compiled: " << done["durationMs"] << " ms\n";
 }
 
 TEST_F(Runs, JavaTestJUnit5ConsoleLauncher) {
@@ -565,6 +576,18 @@ TEST_F(Runs, FailuresAreExplicit) {
               {"classpath", classpath(java)}},
              120);
   EXPECT_EQ(done["error"]["kind"], "testNotFound") << done.dump();
+
+  // Without junit4.jar on the classpath the launcher does not compile.
+  done = run({{"recipe", "java-test"},
+              {"cwd", java.string()},
+              {"class", "org.acme.shop.PricingTest"},
+              {"classpath", {(java / "classes").string()}},
+              {"outputDir", (dir_ / "no-junit").string()}},
+             120);
+  EXPECT_EQ(done["error"]["kind"], "buildFailed") << done.dump();
+  EXPECT_NE(done["error"]["output"].get<std::string>().find("error: cannot find symbol"),
+            std::string::npos)
+      << done.dump();
 
   done = run(
       {{"recipe", "command"}, {"argv", {"sh", "-c", "sleep 30", "{profile}"}}, {"timeoutMs", 500}},

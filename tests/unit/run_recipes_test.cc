@@ -88,24 +88,36 @@ TEST(RunRecipes, GoProfilesSubtestsAndBench) {
 }
 
 TEST(RunRecipes, JavaTestClasspathJUnit4) {
-  RunPlan plan = plan_of({{"recipe", "java-test"},
-                          {"cwd", "shop"},
-                          {"class", "org.acme.PricingTest"},
-                          {"method", "discountIsFinite"},
-                          {"classpath", "classes:/usr/share/java/junit4.jar"},
-                          {"jvmArgs", {"-Xmx256m"}}});
+  json params = {{"recipe", "java-test"},
+                 {"cwd", "shop"},
+                 {"class", "org.acme.PricingTest"},
+                 {"method", "discountIsFinite"},
+                 {"classpath", "classes:/usr/share/java/junit4.jar"},
+                 {"jvmArgs", {"-Xmx256m"}}};
+  RunPlan plan = plan_of(params);
   EXPECT_EQ(plan.cwd, "/w/shop");
   EXPECT_EQ(plan.label, "org.acme.PricingTest#discountIsFinite");
+  // First the launcher is compiled (once per output folder), then the test runs.
+  ASSERT_EQ(plan.steps.size(), 2u);
+  ASSERT_EQ(plan.files.size(), 1u);
+  std::string dir = plan.files[0].path.substr(0, plan.files[0].path.rfind('/'));
+  EXPECT_EQ(dir.rfind("/w/.hotlines/junit4-launcher-", 0), 0u) << dir;
+  EXPECT_NE(plan.files[0].content.find("JUnitCore"), std::string::npos);
+  EXPECT_EQ(plan.steps[0].argv,
+            (Argv{"javac", "-d", dir, "-cp", "/w/shop/classes:/usr/share/java/junit4.jar",
+                  dir + "/HotlinesJUnit4.java"}));
   Argv want = {"java"};
   want.insert(want.end(), kJfr.begin(), kJfr.end());
-  want.insert(want.end(),
-              {"-Xmx256m", "-cp", "/w/shop/classes:/usr/share/java/junit4.jar",
-               "/w/.hotlines/r7-junit4-launcher.java", "org.acme.PricingTest", "discountIsFinite"});
-  ASSERT_EQ(plan.steps.size(), 1u);
-  EXPECT_EQ(plan.steps[0].argv, want);
-  ASSERT_EQ(plan.files.size(), 1u);
-  EXPECT_EQ(plan.files[0].path, "/w/.hotlines/r7-junit4-launcher.java");
-  EXPECT_NE(plan.files[0].content.find("JUnitCore"), std::string::npos);
+  want.insert(want.end(), {"-Xmx256m", "-cp", dir + ":/w/shop/classes:/usr/share/java/junit4.jar",
+                           "HotlinesJUnit4", "org.acme.PricingTest", "discountIsFinite"});
+  EXPECT_EQ(plan.steps[1].argv, want);
+  EXPECT_TRUE(plan.remove_after.empty());
+
+  // Compiled already: only the test runs.
+  RunPlan again = plan_of(params, context({dir + "/HotlinesJUnit4.class"}));
+  ASSERT_EQ(again.steps.size(), 1u);
+  EXPECT_EQ(again.steps[0].argv, want);
+  EXPECT_TRUE(again.files.empty());
 }
 
 TEST(RunRecipes, JavaTestJUnit5ConsoleAndAsyncProfiler) {
