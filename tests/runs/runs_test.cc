@@ -156,10 +156,22 @@ protected:
     fs::copy(test::shared_path("fixtures/java-shop/src"), root / "src",
              fs::copy_options::recursive);
     if (compile) {
+      // RepeatTest runs the test method for a number of seconds: a JVM busy with the test,
+      // long enough to attach to or to profile from the command line.
+      fs::path repeat = dir_ / "RepeatTest.java";
+      std::ofstream(repeat) << "public class RepeatTest {\n"
+                               "  public static void main(String[] args) {\n"
+                               "    long end = System.nanoTime() + Long.parseLong(args[0]) * "
+                               "1_000_000_000L;\n"
+                               "    do new org.acme.shop.PricingTest().discountIsFinite();\n"
+                               "    while (System.nanoTime() < end);\n"
+                               "  }\n"
+                               "}\n";
       std::string shop = (root / "src/main/java/org/acme/shop/").string();
       std::string cmd = "javac -d " + (root / "classes").string() + " -cp " + kJUnit4Jar + " " +
                         shop + "Main.java " + shop + "Pricing.java " +
-                        (root / "src/test/java/org/acme/shop/PricingTest.java").string() + " 2>&1";
+                        (root / "src/test/java/org/acme/shop/PricingTest.java").string() + " " +
+                        repeat.string() + " 2>&1";
       int status = -1;
       std::string out = test::run_command(cmd, &status);
       EXPECT_EQ(status, 0) << out;
@@ -356,7 +368,7 @@ TEST_F(Runs, CommandRecipeThroughExecuteCommand) {
                          {"argv",
                           {"java", "-XX:StartFlightRecording=filename={profile},settings=profile",
                            "-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints", "-cp", cp,
-                           "org.junit.runner.JUnitCore", "org.acme.shop.PricingTest"}},
+                           "RepeatTest", "2"}},
                          {"format", "jfr"}}}}});
   json started = c.result(id);
   ASSERT_TRUE(started["runId"].is_string());
@@ -370,8 +382,8 @@ TEST_F(Runs, CommandRecipeThroughExecuteCommand) {
   ASSERT_TRUE(done["profileId"].is_string()) << done.dump();
   std::vector<std::string> top = top_lines(done["profilePath"], 3);
   EXPECT_TRUE(contains(top, "Pricing.java:15")) << testing::PrintToString(top);
-  std::cout << "command (JUnitCore + JFR): " << done["durationMs"] << " ms, top lines "
-            << testing::PrintToString(top) << "\n";
+  std::cout << "command (java -XX:StartFlightRecording RepeatTest 2): " << done["durationMs"]
+            << " ms, top lines " << testing::PrintToString(top) << "\n";
   int list = c.request("hotlines/profiles", nullptr);
   EXPECT_EQ(c.result(list)["profiles"].size(), 1u);
 }
@@ -381,19 +393,16 @@ TEST_F(Runs, AttachToRunningJvm) {
   // A JVM of our own that runs the test method for a minute. Attaching cannot turn on
   // DebugNonSafepoints (line accuracy of JIT-compiled code), so the JVM starts with it, as a
   // user would for this.
-  std::ofstream(dir_ / "Busy.java")
-      << "public class Busy {\n"
-         "  public static void main(String[] args) {\n"
-         "    long end = System.nanoTime() + 60_000_000_000L;\n"
-         "    while (System.nanoTime() < end) new org.acme.shop.PricingTest().discountIsFinite();\n"
-         "  }\n"
-         "}\n";
   pid_t jvm = -1;
   {
     std::string cp = (root / "classes").string() + ":" + kJUnit4Jar + ":" + kHamcrestJar;
-    std::vector<std::string> args = {
-        "java", "-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints", "-cp",
-        cp,     (dir_ / "Busy.java").string()};
+    std::vector<std::string> args = {"java",
+                                     "-XX:+UnlockDiagnosticVMOptions",
+                                     "-XX:+DebugNonSafepoints",
+                                     "-cp",
+                                     cp,
+                                     "RepeatTest",
+                                     "60"};
     std::vector<char *> argv;
     for (std::string &a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -416,8 +425,7 @@ TEST_F(Runs, AttachToRunningJvm) {
   for (int i = 0; i < 50 && !listed; i++) {
     json jvms = c.result(c.request("hotlines/listJvms", json::object()));
     for (const json &j : jvms["jvms"])
-      listed |=
-          j["pid"] == jvm && j["args"].get<std::string>().find("Busy.java") != std::string::npos;
+      listed |= j["pid"] == jvm && j["mainClass"] == "RepeatTest" && j["args"] == "60";
     if (!listed) usleep(200000);
   }
   ASSERT_TRUE(listed);
