@@ -182,7 +182,7 @@ std::string plan_java_test(const RunParams &p, const RecipeContext &ctx, RunPlan
                  "// Written by hotlines for run " + ctx.run_id +
                      ": profiles the Test tasks of every project.\n"
                      "allprojects {\n"
-                     "  tasks.withType(Test).configureEach {\n"
+                     "  tasks.withType(Test) {\n"
                      "    jvmArgs([" +
                      join(quoted, ", ") +
                      "])\n"
@@ -375,6 +375,20 @@ std::string hint_for(const std::string &tool) {
   return " (check PATH in params.env)";
 }
 
+// Drops terminal escape sequences (ESC [ … final byte), which builds print even in batch mode.
+std::string without_ansi_escapes(const std::string &s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); i++) {
+    if (s[i] == '\x1b' && i + 1 < s.size() && s[i + 1] == '[') {
+      i += 2;
+      while (i < s.size() && !(s[i] >= 0x40 && s[i] <= 0x7e)) i++;
+      continue;
+    }
+    out.push_back(s[i]);
+  }
+  return out;
+}
+
 bool any_of(const std::string &out, std::initializer_list<std::string_view> markers) {
   for (std::string_view m : markers)
     if (contains(out, m)) return true;
@@ -438,7 +452,7 @@ std::string last_lines(const std::string &text, size_t n) {
 std::optional<RunError> diagnose_run(const RunPlan &plan, const RunOutcome &o,
                                      bool profile_written) {
   auto error = [&](const char *kind, std::string message) {
-    return RunError{kind, std::move(message), last_lines(o.output, 20)};
+    return RunError{kind, std::move(message), without_ansi_escapes(last_lines(o.output, 20))};
   };
   const std::string &out = o.output;
   const std::string &what = plan.label;

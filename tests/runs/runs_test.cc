@@ -357,6 +357,47 @@ TEST_F(Runs, JavaTestMavenOffline) {
   EXPECT_TRUE(done["profileId"].is_null());
 }
 
+TEST_F(Runs, JavaTestGradleOffline) {
+  if (test::run_command("command -v gradle").empty()) GTEST_SKIP() << "no gradle (package gradle)";
+  fs::path root = copy_java_shop(false);
+  fs::remove(root / "pom.xml"); // build.gradle is what tells the build
+  // Dependencies from Debian's Maven repository; Gradle's own files in the test folder.
+  std::ofstream(root / "build.gradle")
+      << "apply plugin: 'java'\n"
+         "repositories { maven { url 'file:///usr/share/maven-repo' } }\n"
+         "dependencies { testCompile 'junit:junit:4.13.2' }\n";
+  // Gradle's short-lived test JVM gets few samples in the 0.2 s of discountIsFinite: profile a
+  // test that runs it ten times.
+  std::ofstream(root / "src/test/java/org/acme/shop/RepeatedPricingTest.java")
+      << "package org.acme.shop;\n"
+         "public class RepeatedPricingTest {\n"
+         "  @org.junit.Test public void discountTenTimes() {\n"
+         "    for (int i = 0; i < 10; i++) new PricingTest().discountIsFinite();\n"
+         "  }\n"
+         "}\n";
+  start_server(root);
+  json gradle = {{"recipe", "java-test"},
+                 {"class", "org.acme.shop.RepeatedPricingTest"},
+                 {"method", "discountTenTimes"},
+                 {"buildArgs", {"--offline"}},
+                 {"env", {{"GRADLE_USER_HOME", (dir_ / "gradle-home").string()}}}};
+  std::string id;
+  json done = run(gradle, 400, &id);
+  ASSERT_FALSE(done.is_null());
+  EXPECT_FALSE(done.contains("error")) << done.dump();
+  ASSERT_TRUE(done["profileId"].is_string()) << done.dump();
+  EXPECT_NE(output_of(id).find("BUILD SUCCESSFUL"), std::string::npos) << output_of(id);
+  EXPECT_FALSE(fs::exists(root / ".hotlines" / (id + "-init.gradle")));
+  std::vector<std::string> top = top_lines(done["profilePath"], 3);
+  EXPECT_TRUE(contains(top, "Pricing.java:15")) << testing::PrintToString(top);
+  std::cout << "java-test gradle: " << done["durationMs"] << " ms, top lines "
+            << testing::PrintToString(top) << "\n";
+
+  gradle["method"] = "noSuchTest";
+  done = run(gradle, 400);
+  EXPECT_EQ(done["error"]["kind"], "testNotFound") << done.dump();
+}
+
 TEST_F(Runs, CommandRecipeThroughExecuteCommand) {
   fs::path root = copy_java_shop(true);
   LspClient &c = start_server(root);

@@ -166,7 +166,7 @@ TEST(RunRecipes, JavaTestMavenAndGradleDetection) {
             (Argv{"/w/gradlew", "test", "--tests", "org.acme.PricingTest.discountIsFinite",
                   "--init-script", "/tmp/o'ut/r7-init.gradle", "--no-daemon", "--console=plain"}));
   ASSERT_EQ(g.files.size(), 1u);
-  EXPECT_NE(g.files[0].content.find("tasks.withType(Test).configureEach"), std::string::npos);
+  EXPECT_NE(g.files[0].content.find("tasks.withType(Test) {"), std::string::npos);
   EXPECT_NE(g.files[0].content.find("'-XX:StartFlightRecording=filename=/tmp/o\\'ut/"),
             std::string::npos)
       << g.files[0].content;
@@ -317,6 +317,11 @@ TEST(RunDiagnosis, Kinds) {
   EXPECT_EQ(e->kind, "timeout");
   EXPECT_EQ(e->message, "the run of sleep timed out after 500 ms and was stopped");
   EXPECT_EQ(e->output, "a\nb\nc");
+  // Terminal escapes are dropped from the output of an error.
+  e = diagnose_run(family(RunFamily::maven),
+                   exited(1, "\x1b[0m\x1b[1;31m[ERROR] COMPILATION ERROR\x1b[m\n"), false);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->output, "[ERROR] COMPILATION ERROR");
 }
 
 TEST(RunDiagnosis, LastLines) {
