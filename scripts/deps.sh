@@ -12,6 +12,7 @@ if [ "$level" != build ]; then
   pkgs+=(python3 openjdk-17-jdk-headless golang-go neovim junit4 junit5 maven gradle libsurefire-java
          libmaven-compiler-plugin-java libmaven-resources-plugin-java chromium fonts-dejavu-core)
   command -v node >/dev/null && command -v npm >/dev/null || pkgs+=(nodejs npm)
+  pkgs+=(tmux) # the Neovim plugin's screen test runs Neovim inside tmux
 fi
 # The demo's scripted editor session runs in Node.
 command -v node >/dev/null && command -v npm >/dev/null || pkgs+=(nodejs npm)

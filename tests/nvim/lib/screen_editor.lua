@@ -1,0 +1,13 @@
+-- The editor side of plugin_screen_test.lua, run inside tmux: the plugin on Pricing.java
+-- with numbers and a sign column; once the heat is drawn it writes the server's
+-- fileAnnotations (asked on its own, not read from the plugin) to $HOTLINES_SCREEN_READY.
+local dir = debug.getinfo(1, 'S').source:sub(2):match('(.*)/')
+local t = dofile(dir .. '/plugin_harness.lua')
+t.setup({ settings = { profiles = { 'profiles/ap-cpu.jfr' } } })
+vim.o.number = true
+vim.o.signcolumn = 'yes'
+vim.o.laststatus = 0
+local buf = t.open(t.pricing)
+local ann = t.server(buf, 'hotlines/fileAnnotations', { textDocument = { uri = vim.uri_from_bufnr(buf) } })
+vim.cmd('redraw')
+vim.defer_fn(function() vim.fn.writefile({ vim.fn.json_encode(ann) }, os.getenv('HOTLINES_SCREEN_READY')) end, 300)
