@@ -192,6 +192,28 @@ t.run(function()
     'the first caller is Main.main:23, jumping to Main.java (got ' .. (qf[1] and qf[1].text or '-') .. ')'
   )
 
+  -- The test under the cursor, from the server's testsInFile of PricingTest.java.
+  local test_file = t.java_shop .. '/src/test/java/org/acme/shop/PricingTest.java'
+  local tests = t.server(buf, 'hotlines/testsInFile', { textDocument = { uri = vim.uri_from_fname(test_file) } }).tests
+  local run = require('hotlines.run')
+  local lines = vim.fn.readfile(test_file)
+  local at = {}
+  for i, l in ipairs(lines) do
+    if l:find('sum %+= p%.discount') then at.discount = i - 1 end
+    if l:find('p%.labels%(') then at.labels = i - 1 end
+  end
+  local a, b = run.test_at(tests, at.discount), run.test_at(tests, at.labels)
+  t.check(
+    #tests == 2
+      and a
+      and a.name == 'org.acme.shop.PricingTest#discountIsFinite'
+      and a.run.method == 'discountIsFinite'
+      and b
+      and b.name == 'org.acme.shop.PricingTest#labelsAreUnique'
+      and run.test_at(tests, 0) == nil,
+    'the test under the cursor: discountIsFinite, labelsAreUnique, none on line 1'
+  )
+
   -- :HotlinesReport: the resolution report with the server's share.
   vim.api.nvim_set_current_buf(buf)
   vim.cmd('HotlinesReport')

@@ -86,5 +86,17 @@ t.run(function()
     if l.line == 13 then line13 = l end
   end
   t.check(line13 ~= nil and line13.total.value > 0, "the run profiled Discount's line 13")
+  -- A second run, cancelled right after it started.
+  vim.fn.win_gotoid(vim.fn.win_findbuf(test_buf)[1])
+  vim.api.nvim_win_set_cursor(0, { lnum + 2, 0 })
+  t.check(vim.api.nvim_buf_get_name(0):find('shop_test%.go$') ~= nil, 'back in shop_test.go')
+  local first = run.last
+  vim.cmd('HotlinesProfileTest')
+  t.check(t.wait(20000, function() return run.last ~= first end), 'a second run starts')
+  vim.cmd('HotlinesProfileCancel')
+  local second = run.runs[run.last]
+  t.check(t.wait(60000, function() return second.finished ~= nil end), 'the cancelled run finishes')
+  local e = second.finished and second.finished.error
+  t.check(type(e) == 'table' and e.kind == 'cancelled', 'runFinished says cancelled (got ' .. vim.inspect(e) .. ')')
   vim.fn.delete(root, 'rf')
 end)

@@ -10,7 +10,7 @@ local socket = 'hotlines-nvim-' .. vim.fn.getpid()
 local ready = vim.fn.tempname()
 
 local function tm(args)
-  local cmd = { tmux, '-L', socket, '-f', '/dev/null' }
+  local cmd = { 'env', '-u', 'TMUX', tmux, '-L', socket, '-f', '/dev/null' }
   vim.list_extend(cmd, args)
   return vim.fn.system(cmd)
 end
