@@ -31,7 +31,8 @@ local function enabled()
   return M.enabled
 end
 
----Defines the highlight groups (default links, so colour schemes may override them).
+---Defines the highlight groups with `highlight default`: a colour scheme (or a user) that
+---sets them first wins.
 function M.define_highlights()
   local h = config.get().heat
   local function hl(name, spec) vim.cmd('highlight default ' .. name .. ' ' .. spec) end
