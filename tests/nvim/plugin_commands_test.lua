@@ -12,7 +12,11 @@ end
 local function pct(w, total) return string.format('%.1f%%', 100 * w.value / total.value) end
 
 t.run(function()
-  t.setup({ settings = { profiles = { 'profiles/ap-cpu.jfr' } }, open_cmd = { 'true' } })
+  local opened_file = vim.fn.tempname()
+  t.setup({
+    settings = { profiles = { 'profiles/ap-cpu.jfr' } },
+    open_cmd = { 'sh', '-c', 'printf "%s\\n" "$1" > ' .. opened_file, 'sh' },
+  })
   vim.cmd('cd ' .. t.java_shop)
   local buf = t.open(t.pricing)
   local heat = require('hotlines.heat')
@@ -230,13 +234,40 @@ t.run(function()
   local resolved = string.format('resolved   %.1f%% in %d functions', report.resolved.pct, report.resolved.functions)
   t.check(text:find(resolved, 1, true) ~= nil, 'the report says "' .. resolved .. '"')
 
-  -- :HotlinesFlame writes the HTML flame graph with the CLI (open_cmd is `true` here).
+  -- :HotlinesFlame: the server serves the view and asks (window/showDocument, external) to
+  -- open it; open_cmd records the URL. Posting a frame to the page's `open` route (what a
+  -- double-click does) makes the server send showDocument of the source: it opens here.
   vim.api.nvim_set_current_buf(buf)
-  local html = t.await(60000, function(done)
-    require('hotlines.flame').open(function(err, out) done(out or err) end)
-  end)
-  local size = html and vim.loop.fs_stat(html) and vim.loop.fs_stat(html).size or 0
-  t.check(size > 10000, ':HotlinesFlame writes the flame graph page (' .. tostring(html) .. ', ' .. size .. ' bytes)')
+  vim.cmd('HotlinesFlame')
+  t.check(t.wait(20000, function() return vim.fn.filereadable(opened_file) == 1 end), ':HotlinesFlame opens the page')
+  local url = vim.fn.filereadable(opened_file) == 1 and vim.fn.readfile(opened_file)[1] or ''
+  t.check(url:match('^http://127%.0%.0%.1:%d+/%x+/p%d+/$') ~= nil, 'the page is served on loopback: ' .. url)
+  local frame = t.server(buf, 'hotlines/resolveFrame', { ['function'] = 'org.acme.shop.Main.main' })
+  local main_java = vim.uri_to_fname(frame.location.uri)
+  local body =
+    vim.fn.json_encode({ frame = { name = frame['function'], kind = 'jit', line = frame.line, path = main_java } })
+  local answer = vim.fn.system({
+    'python3',
+    '-c',
+    [[
+import sys, urllib.request
+r = urllib.request.urlopen(urllib.request.Request(sys.argv[1], data=sys.argv[2].encode(), method='POST'))
+print(r.read().decode())]],
+    url .. 'open',
+    body,
+  })
+  t.check(
+    answer:find('opened Main.java:' .. frame.line, 1, true) ~= nil,
+    "the page's open route answers: " .. vim.trim(answer)
+  )
+  t.check(
+    t.wait(10000, function() return vim.api.nvim_buf_get_name(0) == main_java end),
+    "the frame's source opens here"
+  )
+  t.check(
+    vim.api.nvim_win_get_cursor(0)[1] == frame.line,
+    "at the frame's line " .. frame.line .. ' (cursor ' .. vim.api.nvim_win_get_cursor(0)[1] .. ')'
+  )
 
   -- :checkhealth hotlines: binary, server, profile, resolution all OK.
   vim.api.nvim_set_current_buf(buf)

@@ -1,6 +1,6 @@
 -- One `hotlines serve` client per workspace root: finds the root of a buffer, starts the
 -- server with vim.lsp.start_client (Neovim 0.7 has no vim.lsp.start), attaches buffers, and
--- routes the server's hotlines/* notifications to the feature modules. Request helpers
+-- routes the server's hotlines/* notifications (and window/showDocument) to the feature modules. Request helpers
 -- wrap client.request so callers get (err, result) and never a nil client.
 local config = require('hotlines.config')
 
@@ -39,13 +39,15 @@ function M.root_for(path)
   return dir
 end
 
----Notification handlers of the server (hotlines/*), resolved lazily so modules load on use.
+---Handlers of the server's notifications and requests, resolved lazily so modules load on use.
 local function handlers()
   return {
     ['hotlines/profileLoaded'] = function(_, result, ctx) require('hotlines.heat').on_profile(ctx.client_id, result) end,
     ['hotlines/profileChanged'] = function(_, result, ctx) require('hotlines.heat').on_profile(ctx.client_id, result) end,
     ['hotlines/runOutput'] = function(_, result, ctx) require('hotlines.run').on_output(ctx.client_id, result) end,
     ['hotlines/runFinished'] = function(_, result, ctx) require('hotlines.run').on_finished(ctx.client_id, result) end,
+    -- A request: the flame graph page, or a frame double-clicked in it.
+    ['window/showDocument'] = function(_, result) return require('hotlines.flame').show_document(result) end,
   }
 end
 
@@ -62,7 +64,11 @@ function M.start(root)
     vim.notify('hotlines: ' .. cfg.cmd[1] .. ' is not executable (set cmd in setup())', vim.log.levels.ERROR)
     return nil
   end
+  local capabilities = vim.lsp.protocol.make_client_capabilities()
+  capabilities.window = capabilities.window or {}
+  capabilities.window.showDocument = { support = true }
   id = vim.lsp.start_client({
+    capabilities = capabilities,
     name = 'hotlines',
     cmd = cfg.cmd,
     root_dir = root,

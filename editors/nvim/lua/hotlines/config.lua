@@ -26,7 +26,7 @@
 ---@field run_env table<string,string> env added to profiled runs (e.g. GOFLAGS, JAVA_HOME)
 ---@field run_timeout_ms integer timeoutMs of profiled runs (0: none)
 ---@field run_output "split"|"vsplit"|"none" where :HotlinesProfileTest shows the run output
----@field open_cmd string[] opens the flame graph HTML (the file is appended)
+---@field open_cmd string[] opens the flame graph page (its URL is appended)
 
 local M = {}
 
