@@ -32,6 +32,22 @@ t.run(function()
     ':HotlinesLoad completes profiles (got ' .. table.concat(files, ' ') .. ')'
   )
 
+  -- :HotlinesLoad without a path offers the profile files under the root (cancelled here).
+  local offered
+  local select = vim.ui.select
+  vim.ui.select = function(items, _, choose)
+    offered = items
+    choose(nil)
+  end
+  vim.cmd('HotlinesLoad')
+  vim.ui.select = select
+  t.check(
+    offered
+      and vim.tbl_contains(offered, t.java_shop .. '/profiles/ap-cpu.jfr')
+      and not vim.tbl_contains(offered, t.java_shop .. '/profiles/README-settings-alloc-lock.jfc'),
+    ":HotlinesLoad without a path offers the root's profiles (" .. #(offered or {}) .. ')'
+  )
+
   -- :HotlinesLoad a profile with three events; :HotlinesEvent completes them from the server.
   local seq = heat.seq
   vim.cmd('HotlinesLoad profiles/ap-multi.jfr')
