@@ -1,12 +1,12 @@
 # The Neovim plugin (editors/nvim) in headless Neovim with only the plugin on the
 # runtimepath, against the real server on the shared fixtures: heat marks, commands and
-# quickfix lists, profiled runs, and the rendered screen (Neovim inside tmux).
+# quickfix lists (java-shop and go-shop), profiled runs, and the rendered screen (tmux).
 find_program(NVIM nvim)
 find_program(TMUX tmux)
 if(NVIM)
   set(HOTLINES_NVIM_PLUGIN ${CMAKE_SOURCE_DIR}/editors/nvim)
   set(HOTLINES_NVIM_ENV "HOTLINES_BINARY=$<TARGET_FILE:hotlines>;HOTLINES_SHARED=${HOTLINES_SHARED_DIR};HOTLINES_TEST_TMP=${CMAKE_BINARY_DIR}/nvim-plugin;HOTLINES_GO_CACHE=${CMAKE_BINARY_DIR}/runs-go")
-  foreach(name heat commands run)
+  foreach(name heat commands go run)
     add_test(NAME nvim.plugin_${name}
       COMMAND ${NVIM} --headless -u NONE -i NONE -n -c "set rtp+=${HOTLINES_NVIM_PLUGIN}"
               -c "luafile ${CMAKE_SOURCE_DIR}/tests/nvim/plugin_${name}_test.lua")

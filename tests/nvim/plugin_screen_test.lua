@@ -51,7 +51,11 @@ t.run(function()
   -- Each screen row: sign column (2 cells), the number, the text.
   local rows = {}
   for _, row in ipairs(vim.split(screen, '\n', true)) do
-    local sign, num = row:match('^(%S*)%s+(%d+)')
+    -- "█  32  text", "    2" (an empty line); not "~  …  1,1  All" (the ruler).
+    local sign, num = row:match('^(%S*)%s+(%d+) ')
+    if not num then
+      sign, num = row:match('^(%S*)%s+(%d+)$')
+    end
     if num then rows[tonumber(num)] = { sign = sign, text = row } end
   end
   local count = #vim.fn.readfile(t.pricing)

@@ -7,6 +7,7 @@ t.setup({ settings = { profiles = { 'profiles/ap-cpu.jfr' } } })
 vim.o.number = true
 vim.o.signcolumn = 'yes'
 vim.o.laststatus = 0
+vim.o.ruler = false
 local buf = t.open(t.pricing)
 local ann = t.server(buf, 'hotlines/fileAnnotations', { textDocument = { uri = vim.uri_from_bufnr(buf) } })
 vim.cmd('redraw')
