@@ -84,7 +84,7 @@ end
 function M.event_names()
   local c = client.get()
   if not c then return {} end
-  local r = client.request_sync(c, 'hotlines/events', vim.empty_dict(), 2000)
+  local r = client.request_sync(c, 'hotlines/events', vim.empty_dict(), 5000)
   local names = {}
   for _, e in ipairs(r and r.events or {}) do
     table.insert(names, e.name)
@@ -112,7 +112,7 @@ end
 function M.thread_names()
   local c = client.get()
   if not c then return {} end
-  local r = client.request_sync(c, 'hotlines/threads', { grouped = false, threads = {} }, 2000)
+  local r = client.request_sync(c, 'hotlines/threads', { grouped = false, threads = {} }, 5000)
   local names = {}
   for _, t in ipairs(r and r.threads or {}) do
     table.insert(names, t.name)
@@ -181,7 +181,7 @@ function M.baseline(path, done)
       end)
     end
     if not path or path == '' then return set(vim.empty_dict()) end
-    local active = client.request_sync(c, 'hotlines/profiles', vim.empty_dict(), 2000)
+    local active = client.request_sync(c, 'hotlines/profiles', vim.empty_dict(), 5000)
     local current = heat.last_profile and heat.last_profile.path
     if not current and active and #active.profiles > 0 then current = active.profiles[#active.profiles].path end
     local abs = vim.fn.fnamemodify(vim.fn.expand(path), ':p')
