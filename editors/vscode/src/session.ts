@@ -1,0 +1,74 @@
+// Shared state of the extension: the language client, the profiles the server has loaded,
+// and an event fired when anything shown may have changed (a profile loaded or reloaded, the
+// session view changed). Features subscribe to `onDidChange` and re-query. Extension-host
+// thread only.
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import * as P from './protocol';
+
+export class Session implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+  // A profile loaded or reloaded (the client keeps one handler per notification: this is it).
+  private readonly loaded = new vscode.EventEmitter<P.ProfileSummary>();
+  readonly onDidLoad = this.loaded.event;
+  profiles: P.ProfileSummary[] = [];
+  active: P.ProfileSummary | undefined; // the one loaded last
+  event = ''; // the session view's event as selected here ('' = the profile's default)
+  threads: string[] = [];
+  window: { from?: string; to?: string } = {};
+  baseline: P.ProfileSummary | undefined;
+
+  constructor(readonly client: LanguageClient, readonly context: vscode.ExtensionContext) {}
+
+  attach(): void {
+    const onProfile = (p: P.ProfileSummary) => {
+      const i = this.profiles.findIndex((q) => q.profileId === p.profileId);
+      if (i >= 0) this.profiles[i] = p;
+      else this.profiles.push(p);
+      this.active = p;
+      this.loaded.fire(p);
+      this.fire();
+    };
+    this.context.subscriptions.push(
+      this.client.onNotification(P.profileLoaded, onProfile),
+      this.client.onNotification(P.profileChanged, onProfile),
+    );
+  }
+
+  // The event shown: the one selected when the active profile has it, else its default.
+  shownEvent(): string {
+    const p = this.active;
+    if (!p) return this.event;
+    return p.events.some((e) => e.name === this.event) ? this.event : p.defaultEvent;
+  }
+
+  measure(): 'count' | 'value' {
+    return vscode.workspace.getConfiguration('hotlines').get<'count' | 'value'>('measure', 'value');
+  }
+
+  async refreshProfiles(): Promise<void> {
+    const r = await this.client.sendRequest(P.profiles);
+    this.profiles = r.profiles;
+    if (this.active) this.active = this.profiles.find((p) => p.profileId === this.active?.profileId);
+    if (!this.active && this.profiles.length) this.active = this.profiles[this.profiles.length - 1];
+  }
+
+  async executeServerCommand(command: string, arg?: object): Promise<unknown> {
+    const r = await this.client.sendRequest('workspace/executeCommand', {
+      command,
+      arguments: arg === undefined ? [] : [arg],
+    });
+    this.fire();
+    return r;
+  }
+
+  fire(): void {
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+    this.loaded.dispose();
+  }
+}
