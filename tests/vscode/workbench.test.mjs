@@ -4,7 +4,10 @@
 // compare the gutter icons and after-line text in the DOM with the server's own
 // hotlines/fileAnnotations; click the Hot Methods view's entry → the editor lands on the line
 // hotlines/resolveFrame names; double-click `discount` in the flame graph webview → Pricing.java
-// at line 15. Screenshots go to $HOTLINES_ARTIFACTS.
+// at line 15; pick the DestroyJavaVM thread in the status bar's quick pick → line 15 becomes
+// the hottest (13.4%), then back to all threads; click the "Profile" lens on go-shop's
+// TestWorkload (go-shop copied into the workspace; needs `go`) → the run's profile loads and
+// shop.go's icons are the server's. Screenshots go to $HOTLINES_ARTIFACTS.
 // Env: HOTLINES_BINARY, HOTLINES_SHARED_DIR, HARNESS (the harness BASE), VSIX, HOTLINES_ARTIFACTS.
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
@@ -100,6 +103,7 @@ async function editorDecorations() {
 
 before(async () => {
   fs.cpSync(path.join(env('HOTLINES_SHARED_DIR'), 'fixtures/java-shop'), folder, { recursive: true });
+  fs.cpSync(path.join(env('HOTLINES_SHARED_DIR'), 'fixtures/go-shop'), path.join(folder, 'go-shop'), { recursive: true });
   const cs = path.join(base, 'cs.sh');
   execFileSync(cs, ['--install-extension', vsix, '--force'], { stdio: 'inherit' });
   fs.mkdirSync(path.join(base, 'ud/User'), { recursive: true });
@@ -252,4 +256,82 @@ test('flame graph: double-click on discount opens Pricing.java at line 15', asyn
   await page.waitForTimeout(500);
   assert.equal(await cursorLine(), 15);
   await shot('flame-click-discount');
+});
+
+test('threads picked in the status bar: DestroyJavaVM makes line 15 the hottest', async () => {
+  await truth.request('workspace/executeCommand', { command: 'hotlines.selectThreads', arguments: [{ threads: ['DestroyJavaVM'] }] });
+  const ann = await truth.request('hotlines/fileAnnotations', { textDocument: { uri: pathToFileURL(pricing).href } });
+  const top = ann.lines.find((l) => l.heat === 1);
+  assert.equal(top.line, 15, 'the server: line 15 is the main thread\'s hottest');
+  await runCommand('View: Close All Editors');
+  await quickOpen('Pricing.java');
+  await page.locator('.tabs-container .tab.active', { hasText: 'Pricing.java' }).waitFor({ timeout: 20000 });
+  await page.locator('.statusbar-item', { hasText: 'ap-cpu.jfr' }).first().click();
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Threads…' }).first().click();
+  const input = page.locator('.quick-input-widget input.input');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'DestroyJavaVM' }).first().waitFor();
+  await input.fill('DestroyJavaVM');
+  await page.waitForTimeout(300);
+  assert.equal(await page.locator('.quick-input-list .monaco-list-row').count(), 1, 'the filter leaves one thread');
+  await page.locator('.quick-input-header [role=checkbox]').click(); // toggles the visible (filtered) thread
+  await page.keyboard.press('Enter');
+  const pct = `${((top.self.value / ann.total.value) * 100).toFixed(1)}% ${ann.event}`;
+  let dom;
+  for (let i = 0; i < 40; i++) {
+    dom = await editorDecorations();
+    if (dom.icons[15]?.[0] === 4 && dom.texts[15] === pct) break;
+    await page.waitForTimeout(500);
+  }
+  await shot('threads-main');
+  assert.deepEqual(dom.icons[15], [4]);
+  assert.equal(dom.texts[15], pct);
+  assert.equal(pct, '13.4% cpu');
+  for (const l of ann.lines) if (l.line !== 15 && l.line <= dom.lines) assert.notDeepEqual(dom.icons[l.line], [4]);
+  assert.equal(dom.icons[32], undefined, 'line 32 has no main-thread samples');
+  // Back to all threads: the same pick, the one checked thread unchecked.
+  await page.locator('.statusbar-item', { hasText: 'ap-cpu.jfr' }).first().click();
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Threads…' }).first().click();
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'DestroyJavaVM' }).first().waitFor();
+  await input.fill('DestroyJavaVM');
+  await page.waitForTimeout(300);
+  await page.locator('.quick-input-header [role=checkbox]').click();
+  await page.keyboard.press('Enter');
+  await truth.request('workspace/executeCommand', { command: 'hotlines.selectThreads', arguments: [{ threads: [] }] });
+  for (let i = 0; i < 40; i++) {
+    dom = await editorDecorations();
+    if (dom.icons[32]?.[0] === 4) break;
+    await page.waitForTimeout(500);
+  }
+  assert.deepEqual(dom.icons[32], [4], 'all threads again: line 32 is the hottest');
+});
+
+test('"Profile" lens on go-shop TestWorkload: the run\'s profile loads and annotates shop.go', async () => {
+  await runCommand('View: Close All Editors');
+  await quickOpen('shop_test.go');
+  await page.locator('.tabs-container .tab.active', { hasText: 'shop_test.go' }).waitFor({ timeout: 20000 });
+  const lens = page.locator('.contentWidgets .codelens-decoration a', { hasText: 'Profile' }).first();
+  await lens.waitFor({ timeout: 30000 });
+  await lens.click();
+  await page.locator('.statusbar-item', { hasText: /TestWorkload.*\.pprof/ }).first().waitFor({ timeout: 120000 });
+  await shot('go-run');
+  await quickOpen('shop.go');
+  await page.locator('.tabs-container .tab.active', { hasText: /^shop\.go/ }).waitFor({ timeout: 20000 });
+  const runs = fs.readdirSync(path.join(folder, '.hotlines')).filter((f) => f.startsWith('TestWorkload') && f.endsWith('.pprof'));
+  assert.equal(runs.length, 1, 'the run wrote one profile');
+  await truth.request('hotlines/loadProfile', { path: path.join(folder, '.hotlines', runs[0]) });
+  const ann = await truth.request('hotlines/fileAnnotations', { textDocument: { uri: pathToFileURL(path.join(folder, 'go-shop/internal/shop/shop.go')).href } });
+  const shown = ann.lines.filter((l) => l.heat > 0);
+  assert.ok(shown.length > 0, 'the server annotates shop.go');
+  let dom;
+  for (let i = 0; i < 40; i++) {
+    dom = await editorDecorations();
+    if (Object.keys(dom.icons).length) break;
+    await page.waitForTimeout(500);
+  }
+  await shot('go-run-annotated');
+  // heat is relative to the profile's hottest line (in math.sin here), so compare levels.
+  const visible = shown.filter((l) => l.line <= dom.lines);
+  assert.ok(visible.length > 0);
+  for (const l of visible) assert.deepEqual(dom.icons[l.line], [Math.min(4, Math.floor(l.heat * 5))], `icon on shop.go:${l.line}`);
+  assert.deepEqual(Object.keys(dom.icons).map(Number).sort((a, b) => a - b), visible.map((l) => l.line));
 });
