@@ -206,40 +206,48 @@ void LspServer::on_list_jvms(const json &params, Reply reply) {
   runs().start(runs().new_id(), std::move(plan), 15000, std::move(callbacks));
 }
 
+bool LspServer::tests_in_file(const std::string &uri, TestsInFileResult *result,
+                              std::string *error) {
+  const std::string path = path_of_uri(uri);
+  result->uri = uri;
+  TestLanguage lang = test_language(path);
+  result->language = lang == TestLanguage::java ? "java" : lang == TestLanguage::go ? "go" : "";
+  if (lang == TestLanguage::none) return true;
+  std::string text;
+  if (const TextDocument *doc = document(uri)) { // the editor's text, unsaved edits included
+    for (const std::string &line : doc->lines()) text += line + "\n";
+  } else {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      *error = "cannot read " + path + ": " + strerror(errno);
+      return false;
+    }
+    std::ostringstream s;
+    s << in.rdbuf();
+    text = s.str();
+  }
+  for (const FoundTest &t : find_tests(lang, text)) {
+    TestEntry e;
+    e.kind = t.kind == FoundTest::Kind::junit     ? "junit"
+             : t.kind == FoundTest::Kind::go_test ? "goTest"
+                                                  : "goBenchmark";
+    e.name = t.kind == FoundTest::Kind::junit ? t.class_name + "#" + t.name : t.name;
+    e.range = {{t.range.start.line, t.range.start.character},
+               {t.range.end.line, t.range.end.character}};
+    e.selection_range = {{t.selection.start.line, t.selection.start.character},
+                         {t.selection.end.line, t.selection.end.character}};
+    e.run = run_params_for(t, path);
+    result->tests.push_back(std::move(e));
+  }
+  return true;
+}
+
 void LspServer::on_tests_in_file(const json &params, Reply reply) {
-  std::string uri;
+  std::string uri, error;
   std::string err = parse_tests_in_file_params(params, &uri);
   if (!err.empty()) return reply.error(kInvalidParams, err);
-  const std::string path = path_of_uri(uri);
   TestsInFileResult result;
-  result.uri = uri;
-  TestLanguage lang = test_language(path);
-  result.language = lang == TestLanguage::java ? "java" : lang == TestLanguage::go ? "go" : "";
-  if (lang != TestLanguage::none) {
-    std::string text;
-    if (const TextDocument *doc = document(uri)) { // the editor's text, unsaved edits included
-      for (const std::string &line : doc->lines()) text += line + "\n";
-    } else {
-      std::ifstream in(path, std::ios::binary);
-      if (!in) return reply.error(kRequestFailed, "cannot read " + path + ": " + strerror(errno));
-      std::ostringstream s;
-      s << in.rdbuf();
-      text = s.str();
-    }
-    for (const FoundTest &t : find_tests(lang, text)) {
-      TestEntry e;
-      e.kind = t.kind == FoundTest::Kind::junit     ? "junit"
-               : t.kind == FoundTest::Kind::go_test ? "goTest"
-                                                    : "goBenchmark";
-      e.name = t.kind == FoundTest::Kind::junit ? t.class_name + "#" + t.name : t.name;
-      e.range = {{t.range.start.line, t.range.start.character},
-                 {t.range.end.line, t.range.end.character}};
-      e.selection_range = {{t.selection.start.line, t.selection.start.character},
-                           {t.selection.end.line, t.selection.end.character}};
-      e.run = run_params_for(t, path);
-      result.tests.push_back(std::move(e));
-    }
-  }
+  if (!tests_in_file(uri, &result, &error)) return reply.error(kRequestFailed, error);
   reply(to_json(result));
 }
 

@@ -6,6 +6,7 @@
 
 #include "protocol/jsonrpc.h"
 #include "protocol/lsp_types.h"
+#include "protocol/run_types.h"
 #include "server/annotation_text.h"
 #include "server/file_heat.h"
 #include "server/file_watcher.h"
@@ -174,6 +175,10 @@ private:
   void on_cancel_run(const json &params, Reply reply);
   void on_list_jvms(const json &params, Reply reply);
   void on_tests_in_file(const json &params, Reply reply);
+  // The tests of a document (its open text, else the file on disk), each with hotlines/run
+  // params that profile it: for hotlines/testsInFile and "Profile" code lenses. False with
+  // *error when the file cannot be read.
+  bool tests_in_file(const std::string &uri, TestsInFileResult *result, std::string *error);
   void finish_run(const std::string &id, const RunPlan &plan, const RunOutcome &outcome);
   RunManager &runs();
   std::string workspace_root() const;

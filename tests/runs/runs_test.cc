@@ -258,6 +258,39 @@ TEST_F(Runs, GoTestMemProfile) {
             << testing::PrintToString(top) << "\n";
 }
 
+TEST_F(Runs, GoBenchmark) {
+  fs::path root = copy_go_shop();
+  std::ofstream(root / "internal/shop/spin_test.go")
+      << "package shop\n\nimport \"testing\"\n\n"
+         "func BenchmarkSpin(b *testing.B) {\n\tfor i := 0; i < b.N; i++ "
+         "{\n\t\tSpin(100000)\n\t}\n}\n";
+  start_server(root);
+  std::string id;
+  json done = run({{"recipe", "go-bench"},
+                   {"package", "./internal/shop"},
+                   {"bench", "BenchmarkSpin"},
+                   {"goArgs", {"-benchtime=1s"}},
+                   {"env", go_env()}},
+                  240, &id);
+  ASSERT_FALSE(done.is_null());
+  EXPECT_FALSE(done.contains("error")) << done.dump();
+  ASSERT_TRUE(done["profileId"].is_string()) << done.dump();
+  EXPECT_NE(output_of(id).find("BenchmarkSpin-"), std::string::npos) << output_of(id);
+  // (*spinner).Spin's loop, lines 31-32, is where the benchmark spends its time.
+  std::vector<std::string> top = top_lines(done["profilePath"], 3, "example\\.com/gows/");
+  EXPECT_TRUE(contains(top, "shop.go:31") || contains(top, "shop.go:32"))
+      << testing::PrintToString(top);
+  std::cout << "go-bench BenchmarkSpin: " << done["durationMs"] << " ms, top lines "
+            << testing::PrintToString(top) << "\n";
+
+  done = run({{"recipe", "go-bench"},
+              {"package", "./internal/shop"},
+              {"bench", "BenchmarkNope"},
+              {"env", go_env()}},
+             240);
+  EXPECT_EQ(done["error"]["kind"], "testNotFound") << done.dump();
+}
+
 TEST_F(Runs, JavaTestPlainClasspathJUnit4) {
   fs::path root = copy_java_shop(true);
   start_server(root);
@@ -740,6 +773,23 @@ TEST_F(Runs, TestsInFile) {
                                         {"test", "TestWorkload"},
                                         {"cwd", go.string()},
                                         {"package", "./internal/shop"}}));
+  // An open document's text counts, unsaved edits included.
+  std::string test_uri = file_uri(go / "internal/shop/shop_test.go");
+  c.notify("textDocument/didOpen",
+           {{"textDocument",
+             {{"uri", test_uri},
+              {"languageId", "go"},
+              {"version", 1},
+              {"text", test::read_file((go / "internal/shop/shop_test.go").string()) +
+                           "\nfunc BenchmarkSpin(b *testing.B) {\n\tfor i := 0; i < b.N; i++ "
+                           "{\n\t\tSpin(1000)\n\t}\n}\n"}}}});
+  r = c.result(c.request("hotlines/testsInFile", {{"textDocument", {{"uri", test_uri}}}}));
+  ASSERT_EQ(r["tests"].size(), 3u) << r.dump();
+  EXPECT_EQ(r["tests"][2]["kind"], "goBenchmark");
+  EXPECT_EQ(r["tests"][2]["run"]["recipe"], "go-bench");
+  EXPECT_EQ(r["tests"][2]["run"]["bench"], "BenchmarkSpin");
+  EXPECT_EQ(r["tests"][2]["range"]["start"]["line"], 20);
+
   r = c.result(c.request("hotlines/testsInFile",
                          {{"textDocument", {{"uri", file_uri(go / "internal/shop/shop.go")}}}}));
   EXPECT_EQ(r["language"], "");
