@@ -238,12 +238,27 @@ void LspServer::on_inlay_hint(const json &params, Reply reply) {
 void LspServer::on_code_lens(const json &params, Reply reply) {
   std::string uri = uri_param(params);
   if (uri.empty()) return reply.error(kInvalidParams, "params.textDocument.uri is required");
+  // With runLenses: "Profile" above every test of the file (hotlines/testsInFile).
+  json run_lenses = json::array();
+  TestsInFileResult tests;
+  std::string tests_error;
+  if (config_.run_lenses && tests_in_file(uri, &tests, &tests_error)) {
+    const json found = to_json(tests);
+    for (const json &t : found["tests"]) {
+      if (t["run"].is_null()) continue;
+      run_lenses.push_back({{"range", t["selectionRange"]},
+                            {"command",
+                             {{"title", "\u25B6 Profile " + t["name"].get<std::string>()},
+                              {"command", "hotlines.run"},
+                              {"arguments", json::array({t["run"]})}}}});
+    }
+  }
   with_heat(
       uri, "", "", reply.cancel_flag(),
-      [this, reply, uri](const LoadedProfile *lp, std::shared_ptr<const FileHeat> heat,
-                         const std::string &error) {
+      [this, reply, uri, run_lenses](const LoadedProfile *lp, std::shared_ptr<const FileHeat> heat,
+                                     const std::string &error) {
         if (heat_failed(reply, error)) return;
-        json lenses = json::array();
+        json lenses = run_lenses;
         if (!heat) return reply(lenses);
         const TextDocument *doc = document(uri);
         HeatText t = heat_text(*heat);

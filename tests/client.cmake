@@ -15,7 +15,7 @@ if(NODE AND NPM)
   add_test(NAME client.editor_session
     COMMAND ${NODE} --test editor_session.test.js
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/tests/client)
-  set_tests_properties(client.editor_session PROPERTIES FIXTURES_REQUIRED client_deps TIMEOUT 300
+  set_tests_properties(client.editor_session PROPERTIES FIXTURES_REQUIRED client_deps TIMEOUT 600
     LABELS client ENVIRONMENT "HOTLINES_BINARY=$<TARGET_FILE:hotlines>;HOTLINES_SHARED_DIR=${HOTLINES_SHARED_DIR}")
 else()
   message(WARNING "node/npm not found: real-client tests are skipped")
