@@ -9,6 +9,7 @@
 #include "server/profile_index.h"
 #include "server/query_lines.h"
 #include "test_util.h"
+#include <csignal>
 
 #include <gtest/gtest.h>
 
@@ -17,6 +18,9 @@
 
 namespace hotlines {
 namespace {
+
+// A server that dies mid-test must fail the test, not kill it with SIGPIPE on the next write.
+[[maybe_unused]] const auto kIgnoreSigpipe = signal(SIGPIPE, SIG_IGN);
 
 namespace fs = std::filesystem;
 using test::LspClient;
