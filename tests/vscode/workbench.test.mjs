@@ -104,6 +104,10 @@ async function editorDecorations() {
 before(async () => {
   fs.cpSync(path.join(env('HOTLINES_SHARED_DIR'), 'fixtures/java-shop'), folder, { recursive: true });
   fs.cpSync(path.join(env('HOTLINES_SHARED_DIR'), 'fixtures/go-shop'), path.join(folder, 'go-shop'), { recursive: true });
+  // Profiled Maven runs resolve from Debian's repository only (as tests/runs does).
+  fs.writeFileSync(path.join(work, 'settings.xml'), `<settings><localRepository>${path.join(work, 'm2')}</localRepository><mirrors><mirror><id>debian</id><mirrorOf>*</mirrorOf><url>file:///usr/share/maven-repo</url></mirror></mirrors></settings>\n`);
+  fs.mkdirSync(path.join(folder, '.vscode'), { recursive: true });
+  fs.writeFileSync(path.join(folder, '.vscode/settings.json'), JSON.stringify({ 'hotlines.runs.buildArgs': ['-s', path.join(work, 'settings.xml')] }));
   const cs = path.join(base, 'cs.sh');
   execFileSync(cs, ['--install-extension', vsix, '--force'], { stdio: 'inherit' });
   fs.mkdirSync(path.join(base, 'ud/User'), { recursive: true });
@@ -334,4 +338,49 @@ test('"Profile" lens on go-shop TestWorkload: the run\'s profile loads and annot
   assert.ok(visible.length > 0);
   for (const l of visible) assert.deepEqual(dom.icons[l.line], [Math.min(4, Math.floor(l.heat * 5))], `icon on shop.go:${l.line}`);
   assert.deepEqual(Object.keys(dom.icons).map(Number).sort((a, b) => a - b), visible.map((l) => l.line));
+});
+
+test('"Profile Current Test" in PricingTest.discountIsFinite: a Maven run (offline, Debian\'s repository) annotates Pricing.java', { skip: !fs.existsSync('/usr/share/maven-repo/org/apache/maven/plugins/maven-surefire-plugin') && 'no Debian Maven repository' }, async () => {
+  const testFile = path.join(folder, 'src/test/java/org/acme/shop/PricingTest.java');
+  const tests = await truth.request('hotlines/testsInFile', { textDocument: { uri: pathToFileURL(testFile).href } });
+  const t = tests.tests.find((x) => x.name === 'org.acme.shop.PricingTest#discountIsFinite');
+  assert.ok(t, 'the server finds the test');
+  // Maven resolves from /usr/share/maven-repo only (as tests/runs does), via the setting
+  // written in before().
+  await runCommand('View: Close All Editors');
+  await quickOpen('PricingTest.java');
+  await page.locator('.tabs-container .tab.active', { hasText: 'PricingTest.java' }).waitFor({ timeout: 20000 });
+  await page.locator('.editor-instance .monaco-editor .view-line').first().waitFor();
+  await page.keyboard.press('Control+G');
+  await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
+  await page.keyboard.type(`${t.selectionRange.start.line + 2}`);
+  await page.keyboard.press('Enter');
+  await page.locator('[id="status.editor.selection"]', { hasText: `Ln ${t.selectionRange.start.line + 2},` }).waitFor();
+  await page.waitForTimeout(1000); // the settings file is read
+  await runCommand('hotlines: Profile Current Test');
+  const failed = page.locator('.notifications-toasts', { hasText: 'discountIsFinite:' }).first();
+  await Promise.race([
+    page.locator('.statusbar-item', { hasText: /discountIsFinite.*\.jfr/ }).first().waitFor({ timeout: 240000 }),
+    failed.waitFor({ timeout: 240000 }).then(async () => assert.fail(`the run failed: ${await failed.innerText()}`)),
+  ]);
+  await shot('java-run');
+  const runs = fs.readdirSync(path.join(folder, '.hotlines')).filter((f) => f.includes('discountIsFinite') && f.endsWith('.jfr'));
+  assert.equal(runs.length, 1, 'the run wrote one profile');
+  await truth.request('hotlines/loadProfile', { path: path.join(folder, '.hotlines', runs[0]) });
+  const ann = await truth.request('hotlines/fileAnnotations', { textDocument: { uri: pathToFileURL(pricing).href } });
+  const shown = ann.lines.filter((l) => l.heat > 0);
+  assert.ok(shown.length > 0, 'the server annotates Pricing.java');
+  await quickOpen('Pricing.java');
+  await page.locator('.tabs-container .tab.active', { hasText: /^Pricing\.java/ }).waitFor({ timeout: 20000 });
+  let dom;
+  for (let i = 0; i < 40; i++) {
+    dom = await editorDecorations();
+    if (Object.keys(dom.icons).length) break;
+    await page.waitForTimeout(500);
+  }
+  await shot('java-run-annotated');
+  const visible = shown.filter((l) => l.line <= dom.lines);
+  for (const l of visible) assert.deepEqual(dom.icons[l.line], [Math.min(4, Math.floor(l.heat * 5))], `icon on Pricing.java:${l.line}`);
+  assert.deepEqual(Object.keys(dom.icons).map(Number).sort((a, b) => a - b), visible.map((l) => l.line));
+  assert.ok(dom.icons[15], 'the hot CPU line carries an icon');
 });

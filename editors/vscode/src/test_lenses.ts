@@ -4,6 +4,7 @@
 // hotlines/runFinished arrives (the server loads the profile itself, which refreshes the rest).
 import * as vscode from 'vscode';
 import * as P from './protocol';
+import { withBuildArgs } from './run_params';
 import type { Session } from './session';
 
 export function activate(context: vscode.ExtensionContext, session: Session): void {
@@ -22,12 +23,13 @@ export function activate(context: vscode.ExtensionContext, session: Session): vo
 
   const runTest = async (test: P.TestInFile) => {
     output.show(true);
+    const params = withBuildArgs(test.run, vscode.workspace.getConfiguration('hotlines').get<string[]>('runs.buildArgs', []));
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `hotlines: profiling ${test.name}`, cancellable: true },
       async (_progress, token) => {
         let r: P.RunResult;
         try {
-          r = await session.client.sendRequest(P.run, test.run);
+          r = await session.client.sendRequest(P.run, params);
         } catch (e) {
           void vscode.window.showErrorMessage(`hotlines: ${e instanceof Error ? e.message : String(e)}`);
           return;
