@@ -64,8 +64,11 @@ async function quickOpen(name) {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
   await input.fill(name);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 20000 });
-  await page.keyboard.press('Enter');
+  // The row whose file name is exactly `name` (PricingTest.java also matches "Pricing.java").
+  const exact = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  const row = page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: exact }) }).first();
+  await row.waitFor({ timeout: 20000 });
+  await row.click();
 }
 
 async function cursorLine() {
