@@ -59,16 +59,15 @@ async function runCommand(title) {
   await page.keyboard.press('Enter');
 }
 
-async function quickOpen(name) {
+// Quick Open: `query` (a name, or a relative path when names are ambiguous), first result.
+async function quickOpen(query) {
   await page.keyboard.press('Control+P');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
-  await input.fill(name);
-  // The row whose file name is exactly `name` (PricingTest.java also matches "Pricing.java").
-  const exact = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
-  const row = page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: exact }) }).first();
-  await row.waitFor({ timeout: 20000 });
-  await row.click();
+  await input.fill(query);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(query) }).first().waitFor({ timeout: 20000 });
+  await page.waitForTimeout(300);
+  await page.keyboard.press('Enter');
 }
 
 async function cursorLine() {
@@ -321,7 +320,7 @@ test('"Profile" lens on go-shop TestWorkload: the run\'s profile loads and annot
   await lens.click();
   await page.locator('.statusbar-item', { hasText: /TestWorkload.*\.pprof/ }).first().waitFor({ timeout: 120000 });
   await shot('go-run');
-  await quickOpen('shop.go');
+  await quickOpen('go-shop/internal/shop/shop.go');
   await page.locator('.tabs-container .tab.active', { hasText: /^shop\.go/ }).waitFor({ timeout: 20000 });
   const runs = fs.readdirSync(path.join(folder, '.hotlines')).filter((f) => f.startsWith('TestWorkload') && f.endsWith('.pprof'));
   assert.equal(runs.length, 1, 'the run wrote one profile');
@@ -373,7 +372,7 @@ test('"Profile Current Test" in PricingTest.discountIsFinite: a Maven run (offli
   const ann = await truth.request('hotlines/fileAnnotations', { textDocument: { uri: pathToFileURL(pricing).href } });
   const shown = ann.lines.filter((l) => l.heat > 0);
   assert.ok(shown.length > 0, 'the server annotates Pricing.java');
-  await quickOpen('Pricing.java');
+  await quickOpen('src/main/java/org/acme/shop/Pricing.java');
   await page.locator('.tabs-container .tab.active', { hasText: /^Pricing\.java/ }).waitFor({ timeout: 20000 });
   let dom;
   for (let i = 0; i < 40; i++) {
