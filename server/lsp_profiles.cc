@@ -135,13 +135,7 @@ void LspServer::load_profile(const std::string &path, const json &token,
           const LoadedProfile &lp = profiles_.put(path, job->index, job->files, job->resolution);
           log("info", (reloaded ? "reloaded " : "loaded ") + path + " as " + lp.id);
           json summary = to_json(summarize(lp));
-          done(&lp, nullptr);
-          if (!exiting_) {
-            send_notification(reloaded ? "hotlines/profileChanged" : "hotlines/profileLoaded",
-                              summary);
-            annotations_changed();
-            if (!job->warning.empty()) show_message(2, "hotlines: " + job->warning);
-          }
+          // Watch before answering: a client may rewrite the file as soon as it has the answer.
           if (config_.watch_profiles && !exiting_) {
             if (!watcher_)
               watcher_ = std::make_unique<FileWatcher>(work_->loop(), [this](const std::string &p) {
@@ -153,6 +147,13 @@ void LspServer::load_profile(const std::string &path, const json &token,
               });
             std::string werr;
             if (!watcher_->watch(path, &werr)) log("warning", werr);
+          }
+          done(&lp, nullptr);
+          if (!exiting_) {
+            send_notification(reloaded ? "hotlines/profileChanged" : "hotlines/profileLoaded",
+                              summary);
+            annotations_changed();
+            if (!job->warning.empty()) show_message(2, "hotlines: " + job->warning);
           }
           // Indexed meanwhile (or never resolved): resolve now.
           if (!job->resolution && resolver_) resolve_profile(lp.id);
