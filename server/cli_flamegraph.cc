@@ -10,6 +10,7 @@
 #include "server/flame_document.h"
 #include "server/profile_resolution.h"
 #include "server/web_view_bundle.h"
+#include "server/web_view_page.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -42,42 +43,6 @@ std::string basename_of(const std::string &path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-// Text that may sit inside <script> and <title>: `<` in JSON strings becomes \u003c.
-std::string script_safe_json(const std::string &json) {
-  std::string out;
-  out.reserve(json.size() + json.size() / 64);
-  for (char c : json) {
-    if (c == '<')
-      out += "\\u003c";
-    else
-      out += c;
-  }
-  return out;
-}
-
-std::string html_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-    case '<':
-      out += "&lt;";
-      break;
-    case '>':
-      out += "&gt;";
-      break;
-    case '&':
-      out += "&amp;";
-      break;
-    case '"':
-      out += "&quot;";
-      break;
-    default:
-      out += c;
-    }
-  }
-  return out;
-}
-
 bool contains_script_end(std::string_view s) {
   for (size_t i = s.find("</"); i != std::string_view::npos; i = s.find("</", i + 2)) {
     std::string tag(s.substr(i + 2, 6));
@@ -97,24 +62,6 @@ bool write_file(const std::string &path, const std::string &bytes, std::string *
   ok = (path == "-" ? fflush(f) == 0 : fclose(f) == 0) && ok;
   if (!ok) *error = "cannot write " + path + ": " + strerror(errno);
   return ok;
-}
-
-// The page: the data document, then the bundle, both inline; a CSP that allows no network.
-std::string flamegraph_html(const std::string &title, const std::string &document_json) {
-  std::string_view js = web_view_script();
-  std::string html;
-  html.reserve(document_json.size() + js.size() + 1024);
-  html += "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-          "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">\n"
-          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>";
-  html += html_escape(title) + " · hotlines</title>\n</head>\n<body>\n";
-  html += "<script type=\"application/json\" id=\"hotlines-data\">";
-  html += script_safe_json(document_json);
-  html += "</script>\n<script>\n";
-  html += js;
-  html += "\n</script>\n</body>\n</html>\n";
-  return html;
 }
 
 } // namespace
@@ -208,7 +155,7 @@ int cli_flamegraph(const std::vector<std::string> &args) {
   } else {
     if (contains_script_end(web_view_script()))
       return cli_fail(kExitInput, "the embedded web view contains </script>: rebuild it", f.json);
-    bytes = flamegraph_html(o.title, json);
+    bytes = web_view_page(o.title, "hotlines-data", json, false);
   }
   if (!write_file(out, bytes, &error)) return cli_fail(kExitInput, error, f.json);
   if (out != "-")

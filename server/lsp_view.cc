@@ -9,7 +9,7 @@
 #include "server/flame_document.h"
 #include "server/lsp_server.h"
 #include "server/uri.h"
-#include "server/web_view_bundle.h"
+#include "server/web_view_page.h"
 
 #include <cstdio>
 #include <random>
@@ -32,45 +32,6 @@ std::string random_token() {
   std::string out;
   for (unsigned char b : bytes) out += {hex[b >> 4], hex[b & 15]};
   return out;
-}
-
-std::string html_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '<')
-      out += "&lt;";
-    else if (c == '>')
-      out += "&gt;";
-    else if (c == '&')
-      out += "&amp;";
-    else if (c == '"')
-      out += "&quot;";
-    else
-      out += c;
-  }
-  return out;
-}
-
-// JSON inside <script>: no "</" sequence can end the element.
-std::string script_safe(std::string json) {
-  for (size_t p = 0; (p = json.find("</", p)) != std::string::npos; p += 2)
-    json.replace(p, 2, "<\\/");
-  return json;
-}
-
-std::string view_page(const std::string &title, const json &config) {
-  std::string html =
-      "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-      "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; connect-src "
-      "'self'\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-      "<title>" +
-      html_escape(title) + " · hotlines</title>\n</head>\n<body>\n" +
-      "<script type=\"application/json\" id=\"hotlines-config\">" + script_safe(config.dump()) +
-      "</script>\n<script>\n";
-  html += web_view_script();
-  html += "\n</script>\n</body>\n</html>\n";
-  return html;
 }
 
 HttpServer::Response text(int status, std::string body) {
@@ -141,7 +102,9 @@ void LspServer::serve_view(const HttpServer::Request &req, HttpServer::Respond r
     json config = {{"document", "document.json" + (event.empty() ? "" : "?event=" + event)},
                    {"open", "open"}};
     return respond({200, "text/html; charset=utf-8",
-                    view_page(lp->path.substr(lp->path.rfind('/') + 1), config), ""});
+                    web_view_page(lp->path.substr(lp->path.rfind('/') + 1), "hotlines-config",
+                                  config.dump(), true),
+                    ""});
   }
   if (what == "document.json") {
     if (req.method != "GET") return respond(text(405, "GET only"));
