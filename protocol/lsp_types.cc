@@ -52,6 +52,13 @@ std::string parse_initialize_params(const json &params, InitializeParams *out) {
   return {};
 }
 
+std::string text_document_uri(const json &params) {
+  if (!params.is_object() || !params.contains("textDocument")) return {};
+  const json &td = params["textDocument"];
+  if (!td.is_object() || !td.contains("uri") || !td["uri"].is_string()) return {};
+  return td["uri"].get<std::string>();
+}
+
 json server_capabilities(const std::vector<std::string> &commands,
                          const std::vector<std::string> &requests) {
   return {

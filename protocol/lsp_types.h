@@ -34,6 +34,9 @@ struct InitializeParams {
 // Returns an error message (for -32602) or "" on success.
 std::string parse_initialize_params(const json &params, InitializeParams *out);
 
+// `params.textDocument.uri` of a textDocument/* message, or "" when absent or not a string.
+std::string text_document_uri(const json &params);
+
 // The `capabilities` object of the initialize result. `commands` are the executeCommand ids,
 // `requests` the hotlines/* methods (listed under experimental.hotlines.requests).
 json server_capabilities(const std::vector<std::string> &commands,

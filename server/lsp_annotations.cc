@@ -19,13 +19,6 @@ namespace hotlines {
 
 namespace {
 
-std::string uri_param(const json &params) {
-  if (!params.is_object() || !params.contains("textDocument")) return {};
-  const json &td = params["textDocument"];
-  if (!td.is_object() || !td.contains("uri") || !td["uri"].is_string()) return {};
-  return td["uri"].get<std::string>();
-}
-
 json lsp_range(int64_t line, int64_t from, int64_t to) {
   return {{"start", {{"line", line}, {"character", from}}},
           {"end", {{"line", line}, {"character", to}}}};
@@ -187,7 +180,7 @@ void LspServer::on_file_annotations(const json &params, Reply reply) {
 }
 
 void LspServer::on_inlay_hint(const json &params, Reply reply) {
-  std::string uri = uri_param(params);
+  std::string uri = text_document_uri(params);
   if (uri.empty()) return reply.error(kInvalidParams, "params.textDocument.uri is required");
   int64_t from = 0, to = INT64_MAX;
   if (params.contains("range") && params["range"].is_object()) {
@@ -236,7 +229,7 @@ void LspServer::on_inlay_hint(const json &params, Reply reply) {
 }
 
 void LspServer::on_code_lens(const json &params, Reply reply) {
-  std::string uri = uri_param(params);
+  std::string uri = text_document_uri(params);
   if (uri.empty()) return reply.error(kInvalidParams, "params.textDocument.uri is required");
   // With runLenses: "Profile" above every test of the file (hotlines/testsInFile).
   json run_lenses = json::array();

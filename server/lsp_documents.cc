@@ -9,13 +9,6 @@ namespace hotlines {
 
 namespace {
 
-std::string text_document_uri(const json &params) {
-  if (!params.is_object() || !params.contains("textDocument")) return {};
-  const json &td = params["textDocument"];
-  if (!td.is_object() || !td.contains("uri") || !td["uri"].is_string()) return {};
-  return td["uri"].get<std::string>();
-}
-
 TextPosition position(const json &p) {
   TextPosition out;
   if (!p.is_object()) return out;
