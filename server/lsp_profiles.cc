@@ -130,33 +130,26 @@ void LspServer::load_profile(const std::string &path, const json &token,
           RpcError e{kRequestFailed, "cannot load profile: " + r.describe(), data};
           done(nullptr, &e);
         } else {
-          bool reloaded = false;
-          for (const auto &[id, other] : profiles_.all()) reloaded |= other.path == path;
-          const LoadedProfile &lp = profiles_.put(path, job->index, job->files, job->resolution);
-          log("info", (reloaded ? "reloaded " : "loaded ") + path + " as " + lp.id);
-          json summary = to_json(summarize(lp));
-          // Watch before answering: a client may rewrite the file as soon as it has the answer.
-          if (config_.watch_profiles && !exiting_) {
-            if (!watcher_)
-              watcher_ = std::make_unique<FileWatcher>(work_->loop(), [this](const std::string &p) {
-                for (const auto &[id, other] : profiles_.all())
-                  if (other.path == p && config_.watch_profiles && !exiting_) {
-                    log("info", p + " changed on disk: reloading");
-                    return reload_profile(id);
-                  }
-              });
-            std::string werr;
-            if (!watcher_->watch(path, &werr)) log("warning", werr);
-          }
-          done(&lp, nullptr);
-          if (!exiting_) {
-            send_notification(reloaded ? "hotlines/profileChanged" : "hotlines/profileLoaded",
-                              summary);
-            annotations_changed();
-            if (!job->warning.empty()) show_message(2, "hotlines: " + job->warning);
-          }
-          // Indexed meanwhile (or never resolved): resolve now.
-          if (!job->resolution && resolver_) resolve_profile(lp.id);
+          // The answer comes with sources: a workspace indexed during the load (or being
+          // indexed now) resolves the profile first.
+          auto finish = [this, job, path, done] {
+            finish_load(path, job->index, job->files, job->resolution, job->warning, done);
+            finish_if_done();
+          };
+          auto resolve = [this, job, finish] {
+            if (!resolver_ || exiting_) return finish();
+            work_->queue(
+                [job, resolver = resolver_] {
+                  job->resolution =
+                      ProfileResolution::build(job->index->shared_profile(), *resolver);
+                  if (job->resolution)
+                    job->warning = unresolved_warning(*job->index, *job->resolution);
+                },
+                finish);
+          };
+          if (job->resolution || exiting_) return finish();
+          if (workspace_building_) return after_workspace_.push_back(resolve);
+          return resolve();
         }
         finish_if_done();
       });
@@ -197,6 +190,38 @@ bool LspServer::check_event(const Profile &p, const std::string &event, const Re
   for (const Event &e : p.events) names += (names.empty() ? "" : ", ") + std::string(p.str(e.name));
   reply.error(kInvalidParams, "unknown event '" + event + "'; the profile has: " + names);
   return false;
+}
+
+void LspServer::finish_load(const std::string &path, std::shared_ptr<const ProfileIndex> index,
+                            std::shared_ptr<const FileFunctions> files,
+                            std::shared_ptr<const ProfileResolution> resolution,
+                            const std::string &warning, const LoadDone &done) {
+  bool reloaded = false;
+  for (const auto &[id, other] : profiles_.all()) reloaded |= other.path == path;
+  const LoadedProfile &lp = profiles_.put(path, std::move(index), std::move(files), resolution);
+  log("info", (reloaded ? "reloaded " : "loaded ") + path + " as " + lp.id);
+  json summary = to_json(summarize(lp));
+  // Watch before answering: a client may rewrite the file as soon as it has the answer.
+  if (config_.watch_profiles && !exiting_) {
+    if (!watcher_)
+      watcher_ = std::make_unique<FileWatcher>(work_->loop(), [this](const std::string &p) {
+        for (const auto &[id, other] : profiles_.all())
+          if (other.path == p && config_.watch_profiles && !exiting_) {
+            log("info", p + " changed on disk: reloading");
+            return reload_profile(id);
+          }
+      });
+    std::string werr;
+    if (!watcher_->watch(path, &werr)) log("warning", werr);
+  }
+  done(&lp, nullptr);
+  if (!exiting_) {
+    send_notification(reloaded ? "hotlines/profileChanged" : "hotlines/profileLoaded", summary);
+    annotations_changed();
+    if (!warning.empty()) show_message(2, "hotlines: " + warning);
+  }
+  // Indexed since (or never resolved): resolve now.
+  if (!resolution && resolver_) resolve_profile(lp.id);
 }
 
 void LspServer::run_query(const LoadedProfile &lp, Reply reply, std::function<json()> query) {

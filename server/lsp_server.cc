@@ -77,6 +77,7 @@ void LspServer::bind_methods() {
   requests_["workspace/symbol"] = &LspServer::on_workspace_symbol;
   requests_["hotlines/resolveFrame"] = &LspServer::on_resolve_frame;
   requests_["hotlines/openView"] = &LspServer::on_open_view;
+  requests_["hotlines/flameDocument"] = &LspServer::on_flame_document;
   requests_["hotlines/resolutionReport"] = &LspServer::on_resolution_report;
   requests_["hotlines/run"] = &LspServer::on_run;
   requests_["hotlines/cancelRun"] = &LspServer::on_cancel_run;

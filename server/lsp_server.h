@@ -97,6 +97,11 @@ private:
   using LoadDone = std::function<void(const LoadedProfile *lp, const RpcError *error)>;
   void load_profile(const std::string &path, const json &work_done_token,
                     const std::atomic<bool> *cancel, LoadDone done);
+  // A loaded profile goes into the store: watched, answered, announced.
+  void finish_load(const std::string &path, std::shared_ptr<const ProfileIndex> index,
+                   std::shared_ptr<const FileFunctions> files,
+                   std::shared_ptr<const ProfileResolution> resolution, const std::string &warning,
+                   const LoadDone &done);
   void load_request(const std::string &path, const json &work_done_token, Reply reply);
   void reload_profile(const std::string &id);
   std::string resolve_workspace_path(const std::string &path) const;
@@ -127,7 +132,8 @@ private:
   const TextDocument *document(const std::string &uri) const;
 
   // Source resolution (lsp_sources.cc)
-  void rebuild_workspace();                    // index the roots on a worker, then resolve
+  void rebuild_workspace(); // index the roots on a worker, then resolve
+  void workspace_ready();   // the latest index build ended: runs after_workspace_
   void resolve_profile(const std::string &id); // (re)resolve one profile on a worker
   void workspace_file_event(const std::string &path, bool removed);
   // The recorded file keys of a workspace file in a profile.
@@ -142,6 +148,7 @@ private:
 
   // The flame graph view served on loopback (lsp_view.cc)
   void on_open_view(const json &params, Reply reply);
+  void on_flame_document(const json &params, Reply reply);
   bool start_view_server(std::string *error);
   std::string view_url(const std::string &profile_id) const;
   void serve_view(const HttpServer::Request &req, HttpServer::Respond respond);
@@ -203,6 +210,8 @@ private:
   std::unique_ptr<HttpServer> view_server_;        // hotlines/openView, started on first use
   std::string view_token_;
   uint64_t workspace_builds_ = 0; // builds started (a newer one wins)
+  bool workspace_building_ = false;
+  std::vector<std::function<void()>> after_workspace_; // run when the index build in flight ends
   int64_t next_client_request_ = 1;
   std::map<std::string, ClientReply> client_requests_; // by id.dump()
   InitializeParams init_;

@@ -43,21 +43,33 @@ void LspServer::rebuild_workspace() {
   const uint64_t build = ++workspace_builds_;
   if (roots.empty()) { // no workspace: files match recorded paths by their trailing components
     resolver_ = nullptr;
+    workspace_ready();
     return;
   }
+  workspace_building_ = true;
   auto index = std::make_shared<WorkspaceIndex>();
   for (const std::string &r : roots) index->add_root(r);
   work_->queue([index] { index->build(); },
                [this, index, build, options, roots] {
-                 if (build == workspace_builds_ && !exiting_) {
-                   resolver_ = std::make_shared<SourceResolver>(index, options);
-                   log("info", "indexed " + std::to_string(index->size()) + " files under " +
-                                   std::to_string(roots.size()) + " roots in " +
-                                   std::to_string(index->build_seconds()) + " s");
-                   for (const auto &[id, lp] : profiles_.all()) resolve_profile(id);
+                 if (build == workspace_builds_) {
+                   if (!exiting_) {
+                     resolver_ = std::make_shared<SourceResolver>(index, options);
+                     log("info", "indexed " + std::to_string(index->size()) + " files under " +
+                                     std::to_string(roots.size()) + " roots in " +
+                                     std::to_string(index->build_seconds()) + " s");
+                     for (const auto &[id, lp] : profiles_.all()) resolve_profile(id);
+                   }
+                   workspace_ready();
                  }
                  finish_if_done();
                });
+}
+
+void LspServer::workspace_ready() {
+  workspace_building_ = false;
+  std::vector<std::function<void()>> waiting;
+  waiting.swap(after_workspace_);
+  for (auto &w : waiting) w();
 }
 
 void LspServer::resolve_profile(const std::string &id) {

@@ -86,6 +86,43 @@ void LspServer::on_open_view(const json &params, Reply reply) {
   reply({{"url", url}, {"showDocument", asked}});
 }
 
+// The view's data document as a response, for editors that draw the view in their own webview
+// (the VS Code extension). The session's view (event, measure, threads) is the initial one;
+// `baseline` (a profile id, "" for none) defaults to the session's baseline.
+void LspServer::on_flame_document(const json &params, Reply reply) {
+  FieldReader r(params);
+  std::string id, baseline = baseline_id_;
+  r.optional("profileId", &id);
+  r.optional("baseline", &baseline);
+  if (!r.ok()) return reply.error(kInvalidParams, r.error());
+  const LoadedProfile *lp = find_profile(id, reply);
+  View view;
+  if (!lp || !request_view(*lp, params, &view, reply)) return;
+  const LoadedProfile *base =
+      baseline.empty() || baseline == lp->id ? nullptr : profiles_.find(baseline);
+  if (!baseline.empty() && baseline != lp->id && !base)
+    return reply.error(kInvalidParams, "no loaded profile '" + baseline + "' to compare with");
+  FlameDocumentOptions o;
+  o.title = lp->path.substr(lp->path.rfind('/') + 1);
+  o.event = view.event;
+  o.measure = view.measure;
+  o.threads = view.threads;
+  o.link = "none";
+  std::shared_ptr<const ProfileIndex> base_index;
+  if (base) {
+    base_index = base->index;
+    o.baseline_title = base->path.substr(base->path.rfind('/') + 1);
+  }
+  run_query(*lp, reply, [index = lp->index, res = lp->resolution, base_index, o]() mutable -> json {
+    o.sources = res.get();
+    o.baseline = base_index.get();
+    nlohmann::ordered_json doc;
+    std::string error;
+    if (!build_flame_document(*index, o, &doc, &error)) return {{"error", error}};
+    return json::parse(doc.dump());
+  });
+}
+
 void LspServer::serve_view(const HttpServer::Request &req, HttpServer::Respond respond) {
   const std::string prefix = "/" + view_token_ + "/";
   if (req.target.rfind(prefix, 0) != 0) return respond(text(404, "not found"));

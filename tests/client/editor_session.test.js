@@ -222,3 +222,44 @@ test('a loaded profile rewritten on disk is reloaded under its id (profileChange
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('hotlines/flameDocument: the CLI export\'s document with workspace sources, the session view and baseline', async () => {
+  const os = require('node:os');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotlines-doc-'));
+  const { conn, close, kill } = await session(javaRoot);
+  try {
+    const profile = path.join(javaRoot, 'profiles/ap-cpu.jfr');
+    const loaded = await conn.sendRequest('hotlines/loadProfile', { path: profile });
+    const doc = await conn.sendRequest('hotlines/flameDocument', {});
+    // The same builder as `hotlines flamegraph -o doc.json`: equal tree, rows and sources.
+    const out = path.join(dir, 'doc.json');
+    execFileSync(binary, ['flamegraph', profile, '-o', out, '--link', 'none', '--root', javaRoot]);
+    const cli = JSON.parse(fs.readFileSync(out, 'utf8'));
+    for (const k of ['format', 'events', 'threads', 'nodes', 'rows', 'timeline', 'initial'])
+      assert.deepEqual(doc[k], cli[k], k);
+    assert.equal(doc.title, 'ap-cpu.jfr');
+    assert.equal(doc.events[0].total_count, jfrAggregate(profile, 'cpu').count);
+    const discount = doc.functions.find((f) => f.name === 'org.acme.shop.Pricing.discount');
+    assert.equal(discount.status, 'resolved', JSON.stringify(discount));
+    assert.equal(discount.path, path.join(javaRoot, 'src/main/java/org/acme/shop/Pricing.java'));
+    assert.equal(doc.functions.find((f) => f.name === 'java.lang.Thread.run').status, 'external');
+
+    // The session's threads are the initial selection; a baseline set in the session is the
+    // document's baseline.
+    await conn.sendRequest('workspace/executeCommand', { command: 'hotlines.selectThreads', arguments: [{ threads: ['DestroyJavaVM'] }] });
+    const base = await conn.sendRequest('hotlines/loadProfile', { path: path.join(javaRoot, 'profiles/ap-multi.jfr') });
+    await conn.sendRequest('workspace/executeCommand', { command: 'hotlines.setBaseline', arguments: [{ profileId: base.profileId }] });
+    const diff = await conn.sendRequest('hotlines/flameDocument', { profileId: loaded.profileId });
+    assert.deepEqual(diff.initial.threads.map((i) => diff.threads[i].name), ['DestroyJavaVM']);
+    assert.equal(diff.baseline.title, 'ap-multi.jfr');
+    assert.equal(diff.baseline.event, 'cpu');
+    const noBase = await conn.sendRequest('hotlines/flameDocument', { profileId: loaded.profileId, baseline: '' });
+    assert.equal(noBase.baseline, undefined);
+    await assert.rejects(conn.sendRequest('hotlines/flameDocument', { baseline: 'p99' }), /p99/);
+    await assert.rejects(conn.sendRequest('hotlines/flameDocument', { event: 'nope' }), /nope/);
+    await close();
+  } finally {
+    kill();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
