@@ -1,34 +1,22 @@
-// The flame graph webview (editors/web's view, bundled as media/view.js). The data document
-// comes from `hotlines flamegraph PROFILE -o doc.json --root <folders>` (the same binary as the
-// server), written to the extension's storage and fetched by the page; the page posts
-// {type: 'openSource', frame} on double-click, answered here with hotlines/resolveFrame →
-// the editor at the line, or a message saying why the frame has no source. The page's theme
-// follows VS Code's body classes by itself.
-import { execFile } from 'child_process';
+// The flame graph webview (editors/web's view, bundled as media/view.js), in a panel beside
+// the editor ("Show Flame Graph") and as the editor of profile files (profile_editor.ts). The
+// data document comes from hotlines/flameDocument (the session's view and baseline, sources
+// from the workspace resolution), written to the extension's storage and fetched by the page;
+// the page posts {type: 'openSource', frame} on double-click, answered here with
+// hotlines/resolveFrame → the editor at the line, or a message saying why the frame has no
+// source. The page's theme follows VS Code's body classes by itself.
 import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { openFrame } from './navigate';
+import * as P from './protocol';
 import type { Session } from './session';
 
 interface FrameRef {
   id: number;
   name: string;
   line: number;
-}
-
-function flameDocument(server: string, profile: string, out: string): Promise<void> {
-  const roots = (vscode.workspace.workspaceFolders ?? []).flatMap((f) => ['--root', f.uri.fsPath]);
-  const remaps = vscode.workspace
-    .getConfiguration('hotlines')
-    .get<{ from: string; to: string }[]>('pathRemaps', [])
-    .flatMap((r) => ['--remap', `${r.from}=${r.to}`]);
-  return new Promise((resolve, reject) => {
-    execFile(server, ['flamegraph', profile, '-o', out, '--link', 'none', ...roots, ...remaps], { maxBuffer: 1 << 24 }, (err, _o, stderr) =>
-      err ? reject(new Error(stderr.trim() || err.message)) : resolve(),
-    );
-  });
 }
 
 export function pageHtml(webview: vscode.Webview, script: vscode.Uri, documentUrl: vscode.Uri, title: string): string {
@@ -41,45 +29,74 @@ export function pageHtml(webview: vscode.Webview, script: vscode.Uri, documentUr
 </head><body><script nonce="${nonce}" src="${webview.asWebviewUri(script)}"></script></body></html>`;
 }
 
-export function activate(context: vscode.ExtensionContext, session: Session, server: string): void {
+function storage(context: vscode.ExtensionContext): vscode.Uri {
+  return vscode.Uri.joinPath(context.globalStorageUri, 'flame');
+}
+
+export function webviewOptions(context: vscode.ExtensionContext): vscode.WebviewOptions {
+  return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(context.extensionUri, 'media'), storage(context)] };
+}
+
+// Writes the profile's document where the webview can fetch it (older ones of the profile go).
+async function writeDocument(context: vscode.ExtensionContext, session: Session, profileId: string): Promise<vscode.Uri> {
+  const doc = await session.client.sendRequest(P.flameDocument, { profileId });
+  const dir = storage(context).fsPath;
+  fs.mkdirSync(dir, { recursive: true });
+  for (const f of fs.readdirSync(dir)) if (f.startsWith(`${profileId}-`)) fs.rmSync(path.join(dir, f), { force: true });
+  const file = vscode.Uri.joinPath(storage(context), `${profileId}-${Date.now()}.json`);
+  fs.writeFileSync(file.fsPath, JSON.stringify(doc));
+  return file;
+}
+
+// Shows `profile`'s flame graph in `webview` and answers its open-source messages.
+export async function showFlame(context: vscode.ExtensionContext, session: Session, webview: vscode.Webview, profile: P.ProfileSummary): Promise<void> {
+  const doc = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'hotlines: flame graph' }, () =>
+    writeDocument(context, session, profile.profileId),
+  );
+  webview.html = pageHtml(webview, vscode.Uri.joinPath(context.extensionUri, 'media', 'view.js'), doc, path.basename(profile.path));
+}
+
+export function answerOpenSource(session: Session, webview: vscode.Webview, profileId: () => string | undefined): vscode.Disposable {
+  return webview.onDidReceiveMessage(async (m: { type?: string; frame?: FrameRef }) => {
+    if (m.type !== 'openSource' || !m.frame) return;
+    const f = m.frame;
+    const id = profileId();
+    // The node id names the exact call path in the view; the function name is the fallback.
+    let why = f.id ? await openFrame(session, { profileId: id, nodeId: f.id }) : 'no node';
+    if (why && !why.includes(': external') && !why.includes(': unresolved')) why = await openFrame(session, { profileId: id, function: f.name });
+    void webview.postMessage({ type: 'openSourceResult', ok: !why, message: why });
+  });
+}
+
+export function activate(context: vscode.ExtensionContext, session: Session): void {
   let panel: vscode.WebviewPanel | undefined;
+  let shown: P.ProfileSummary | undefined;
   const show = async () => {
     const p = session.active;
     if (!p) {
       void vscode.window.showInformationMessage('hotlines: load a profile first');
       return;
     }
-    const dir = vscode.Uri.joinPath(context.globalStorageUri, 'flame');
-    fs.mkdirSync(dir.fsPath, { recursive: true });
-    const doc = vscode.Uri.joinPath(dir, `${p.profileId}-${Date.now()}.json`);
+    if (!panel) {
+      panel = vscode.window.createWebviewPanel('hotlines.flame', 'Flame Graph', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+        ...webviewOptions(context),
+        retainContextWhenHidden: true,
+      });
+      const answering = answerOpenSource(session, panel.webview, () => shown?.profileId);
+      panel.onDidDispose(() => {
+        answering.dispose();
+        panel = undefined;
+      });
+    }
+    shown = p;
+    panel.title = `Flame Graph · ${path.basename(p.path)}`;
     try {
-      await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'hotlines: flame graph' }, () =>
-        flameDocument(server, p.path, doc.fsPath),
-      );
+      await showFlame(context, session, panel.webview, p);
     } catch (e) {
       void vscode.window.showErrorMessage(`hotlines: flame graph: ${e instanceof Error ? e.message : String(e)}`);
       return;
     }
-    const media = vscode.Uri.joinPath(context.extensionUri, 'media');
-    if (!panel) {
-      panel = vscode.window.createWebviewPanel('hotlines.flame', 'Flame Graph', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
-        enableScripts: true,
-        retainContextWhenHidden: true,
-        localResourceRoots: [media, dir],
-      });
-      panel.onDidDispose(() => (panel = undefined));
-      panel.webview.onDidReceiveMessage(async (m: { type?: string; frame?: FrameRef }) => {
-        if (m.type !== 'openSource' || !m.frame) return;
-        const f = m.frame;
-        // The node id names the exact call path in the view; the function name is the fallback.
-        let why = f.id ? await openFrame(session, { nodeId: f.id }) : 'no node';
-        if (why && !why.includes(': external') && !why.includes(': unresolved')) why = await openFrame(session, { function: f.name });
-        void panel?.webview.postMessage({ type: 'openSourceResult', ok: !why, message: why });
-      });
-    }
-    panel.title = `Flame Graph · ${path.basename(p.path)}`;
-    panel.webview.html = pageHtml(panel.webview, vscode.Uri.joinPath(media, 'view.js'), doc, path.basename(p.path));
-    panel.reveal(vscode.ViewColumn.Beside, true);
+    panel.reveal(undefined, true);
   };
   context.subscriptions.push(vscode.commands.registerCommand('hotlines.showFlameGraph', show));
 }

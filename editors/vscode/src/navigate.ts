@@ -4,12 +4,20 @@ import * as vscode from 'vscode';
 import * as P from './protocol';
 import type { Session } from './session';
 
+// Where a source opens: the column already showing it, else the column of a visible text
+// editor, else beside the active view (a flame graph alone on the screen stays visible).
+function sourceColumn(uri: string): vscode.ViewColumn {
+  const editors = vscode.window.visibleTextEditors.filter((e) => e.document.uri.scheme === 'file' && e.viewColumn);
+  const same = editors.find((e) => e.document.uri.toString() === uri);
+  return same?.viewColumn ?? editors[0]?.viewColumn ?? vscode.ViewColumn.Beside;
+}
+
 export async function openLocation(uri: string, line: number): Promise<void> {
   const pos = new vscode.Position(Math.max(0, line - 1), 0);
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
   await vscode.window.showTextDocument(doc, {
     selection: new vscode.Range(pos, pos),
-    viewColumn: vscode.ViewColumn.One,
+    viewColumn: sourceColumn(doc.uri.toString()),
     preserveFocus: false,
   });
 }

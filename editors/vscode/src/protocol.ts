@@ -185,7 +185,7 @@ export interface RunFinished {
 }
 
 export interface TestInFile {
-  kind: 'junit' | 'goTest' | 'goBenchmark';
+  kind: 'junit' | 'goTest' | 'goBenchmark' | 'javaMain';
   name: string;
   range: Range;
   selectionRange: Range;
@@ -195,6 +195,13 @@ export interface TestsInFile {
   uri: string;
   language: string;
   tests: TestInFile[];
+  mains?: TestInFile[]; // Java classes with a main method (kind javaMain, a java-main run)
+}
+
+export interface JvmInfo {
+  pid: number;
+  mainClass: string;
+  args: string;
 }
 
 export const loadProfile = new RequestType<LoadProfileParams, ProfileSummary, void>('hotlines/loadProfile');
@@ -203,13 +210,15 @@ export const unloadProfile = new RequestType<{ profileId: string }, null, void>(
 export const hotMethods = new RequestType<HotMethodsParams, HotMethodsResult, void>('hotlines/hotMethods');
 export const fileAnnotations = new RequestType<FileAnnotationsParams, FileAnnotations, void>('hotlines/fileAnnotations');
 export const events = new RequestType<{ profileId?: string }, { profileId: string; events: EventInfo[] }, void>('hotlines/events');
-export const threads = new RequestType<ViewParams & { grouped?: boolean }, { threads: ThreadInfo[] }, void>('hotlines/threads');
+export const threads = new RequestType<ViewParams & { grouped?: boolean }, { total: number; threads: ThreadInfo[] }, void>('hotlines/threads');
 export const flameGraph = new RequestType<TreeParams, TreeResult, void>('hotlines/flameGraph');
 export const callers = new RequestType<TreeParams, TreeResult, void>('hotlines/callers');
 export const resolveFrame = new RequestType<ResolveFrameParams, ResolvedFrame, void>('hotlines/resolveFrame');
 export const resolutionReport = new RequestType<{ profileId?: string; event?: string }, ResolutionReport, void>('hotlines/resolutionReport');
 export const run = new RequestType<RunParams, RunResult, void>('hotlines/run');
 export const cancelRun = new RequestType<{ runId: string }, { cancelled: boolean }, void>('hotlines/cancelRun');
+export const listJvms = new RequestType<{ jcmd?: string }, { jvms: JvmInfo[] }, void>('hotlines/listJvms');
+export const flameDocument = new RequestType<ViewParams & { baseline?: string }, unknown, void>('hotlines/flameDocument');
 export const testsInFile = new RequestType<{ textDocument: { uri: string } }, TestsInFile, void>('hotlines/testsInFile');
 
 export const profileLoaded = new NotificationType<ProfileSummary>('hotlines/profileLoaded');

@@ -22,18 +22,38 @@ export class Session implements vscode.Disposable {
   constructor(readonly client: LanguageClient, readonly context: vscode.ExtensionContext) {}
 
   attach(): void {
-    const onProfile = (p: P.ProfileSummary) => {
+    const onProfile = (p: P.ProfileSummary, fresh: boolean) => {
       const i = this.profiles.findIndex((q) => q.profileId === p.profileId);
       if (i >= 0) this.profiles[i] = p;
       else this.profiles.push(p);
       this.active = p;
       this.loaded.fire(p);
       this.fire();
+      if (fresh) void this.keepViewIfItShowsSomething(p);
     };
     this.context.subscriptions.push(
-      this.client.onNotification(P.profileLoaded, onProfile),
-      this.client.onNotification(P.profileChanged, onProfile),
+      this.client.onNotification(P.profileLoaded, (p) => onProfile(p, true)),
+      this.client.onNotification(P.profileChanged, (p) => onProfile(p, false)),
     );
+  }
+
+  // Threads and the time window stay selected for a new profile (a run of the same program
+  // again) unless they select nothing in it; then they are cleared, with a message.
+  private async keepViewIfItShowsSomething(p: P.ProfileSummary): Promise<void> {
+    if (!this.threads.length && !this.window.from && !this.window.to) return;
+    let shown: number;
+    try {
+      shown = (await this.client.sendRequest(P.threads, { profileId: p.profileId })).total;
+    } catch {
+      return;
+    }
+    if (shown > 0 || this.active?.profileId !== p.profileId) return;
+    this.threads = [];
+    this.window = {};
+    await this.client.sendRequest('workspace/executeCommand', { command: P.Commands.selectThreads, arguments: [{ threads: [] }] });
+    await this.client.sendRequest('workspace/executeCommand', { command: P.Commands.setWindow, arguments: [{}] });
+    this.fire();
+    void vscode.window.showInformationMessage(`hotlines: the selected threads or time window match nothing in ${p.path.split('/').pop()}: showing every thread and the whole profile`);
   }
 
   // The event shown: the one selected when the active profile has it, else its default.

@@ -1,86 +1,52 @@
-// "Profile" code lenses on JUnit and Go tests (hotlines/testsInFile) and "Profile Current
-// Test": hotlines/run with the lens's ready-made params, output streamed to the "hotlines
-// runs" channel, a cancellable progress notification (hotlines/cancelRun), and a message when
-// hotlines/runFinished arrives (the server loads the profile itself, which refreshes the rest).
+// "Profile" code lenses on JUnit and Go tests and on Java main methods (hotlines/testsInFile)
+// and "Profile Current Test". A lens runs its ready-made hotlines/run params through the Runs
+// view (runs.ts) with the hotlines.runs.buildArgs setting added; a main's lens asks for
+// program arguments first (java_main.ts).
 import * as vscode from 'vscode';
+import { profileMain } from './java_main';
 import * as P from './protocol';
 import { withBuildArgs } from './run_params';
+import { buildArgs, type Runs, testsIn } from './runs';
 import type { Session } from './session';
 
-export function activate(context: vscode.ExtensionContext, session: Session): void {
-  const output = vscode.window.createOutputChannel('hotlines runs');
-  const finished = new Map<string, (f: P.RunFinished) => void>();
-  const early = new Map<string, P.RunFinished>();
-  context.subscriptions.push(
-    output,
-    session.client.onNotification(P.runOutput, (o) => output.append(o.text)),
-    session.client.onNotification(P.runFinished, (f) => {
-      const done = finished.get(f.runId);
-      if (done) done(f);
-      else early.set(f.runId, f);
-    }),
-  );
+// "org.acme.shop.PricingTest#discountIsFinite" → "PricingTest#discountIsFinite".
+function shortName(t: P.TestInFile): string {
+  const hash = t.name.indexOf('#');
+  const cls = hash >= 0 ? t.name.slice(0, hash) : t.name;
+  return cls.slice(cls.lastIndexOf('.') + 1) + (hash >= 0 ? t.name.slice(hash) : '');
+}
 
-  const runTest = async (test: P.TestInFile) => {
-    output.show(true);
-    const params = withBuildArgs(test.run, vscode.workspace.getConfiguration('hotlines').get<string[]>('runs.buildArgs', []));
-    await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `hotlines: profiling ${test.name}`, cancellable: true },
-      async (_progress, token) => {
-        let r: P.RunResult;
-        try {
-          r = await session.client.sendRequest(P.run, params);
-        } catch (e) {
-          void vscode.window.showErrorMessage(`hotlines: ${e instanceof Error ? e.message : String(e)}`);
-          return;
-        }
-        const cancel = token.onCancellationRequested(() => void session.client.sendRequest(P.cancelRun, { runId: r.runId }));
-        const f = await new Promise<P.RunFinished>((resolve) => {
-          const e = early.get(r.runId);
-          if (e) resolve(e);
-          else finished.set(r.runId, resolve);
-        });
-        cancel.dispose();
-        finished.delete(r.runId);
-        early.delete(r.runId);
-        if (f.error) void vscode.window.showErrorMessage(`hotlines: ${test.name}: ${f.error.kind}: ${f.error.message}`);
-        else void vscode.window.showInformationMessage(`hotlines: ${test.name} profiled in ${(f.durationMs / 1000).toFixed(1)} s (exit ${f.exitCode})`);
-      },
-    );
-  };
-
-  const testsIn = async (doc: vscode.TextDocument): Promise<P.TestInFile[]> => {
-    const r = await session.client.sendRequest(P.testsInFile, { textDocument: { uri: doc.uri.toString() } });
-    return r.tests;
-  };
+export function activate(context: vscode.ExtensionContext, session: Session, runs: Runs): void {
+  const runTest = (t: P.TestInFile) => runs.start(shortName(t), withBuildArgs(t.run, buildArgs()));
 
   const changed = new vscode.EventEmitter<void>();
   const lenses: vscode.CodeLensProvider = {
     onDidChangeCodeLenses: changed.event,
     provideCodeLenses: async (doc) => {
       if (!vscode.workspace.getConfiguration('hotlines').get<boolean>('testLenses', true)) return [];
-      const tests = await testsIn(doc).catch(() => []);
-      return tests.map((t) => {
+      const r = await testsIn(session, doc.uri).catch(() => undefined);
+      if (!r) return [];
+      const lens = (t: P.TestInFile, command: string, tooltip: string) => {
         const s = t.selectionRange.start;
-        return new vscode.CodeLens(new vscode.Range(s.line, 0, s.line, 0), {
-          title: '$(flame) Profile',
-          tooltip: `Run ${t.name} with the profiler and annotate the result`,
-          command: 'hotlines.profileTest',
-          arguments: [t],
-        });
-      });
+        return new vscode.CodeLens(new vscode.Range(s.line, 0, s.line, 0), { title: '$(flame) Profile', tooltip, command, arguments: [t] });
+      };
+      return [
+        ...r.tests.map((t) => lens(t, 'hotlines.profileTest', `Run ${t.name} with the profiler and annotate the result`)),
+        ...(r.mains ?? []).map((m) => lens(m, 'hotlines.profileMain', `Run ${m.name} with the profiler and annotate the result`)),
+      ];
     },
   };
   context.subscriptions.push(
     changed,
     vscode.languages.registerCodeLensProvider([{ scheme: 'file', pattern: '**/*.java' }, { scheme: 'file', pattern: '**/*_test.go' }], lenses),
     vscode.commands.registerCommand('hotlines.profileTest', (t: P.TestInFile) => runTest(t)),
+    vscode.commands.registerCommand('hotlines.profileMain', (m: P.TestInFile) => profileMain(session, runs, m)),
     vscode.commands.registerCommand('hotlines.profileCurrentTest', async () => {
       const ed = vscode.window.activeTextEditor;
       if (!ed) return;
       const line = ed.selection.active.line;
-      const tests = await testsIn(ed.document);
-      const t = tests.find((x) => x.range.start.line <= line && line <= x.range.end.line);
+      const r = await testsIn(session, ed.document.uri);
+      const t = r.tests.find((x) => x.range.start.line <= line && line <= x.range.end.line);
       if (!t) {
         void vscode.window.showInformationMessage('hotlines: the cursor is not in a test');
         return;

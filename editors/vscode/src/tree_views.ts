@@ -1,11 +1,12 @@
 // The "hotlines" activity-bar container: Profiles (loaded, events and sample counts), Hot
 // Methods (self/total, click → source through hotlines/resolveFrame) and Hot Lines (the
 // hottest (file, line) pairs by self, from a line-level hotlines/flameGraph). All refresh when
-// the session changes.
+// the session changes. Profile files dropped on the Profiles view load.
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { formatPercent, measureOf } from './heat';
 import { hotLines } from './hot_lines';
+import { loadProfile } from './load_profile';
 import * as P from './protocol';
 import type { Session } from './session';
 
@@ -86,12 +87,37 @@ class HotLinesProvider extends Provider {
   }
 }
 
+// Profile files dropped on the Profiles view (from the explorer or the desktop) load.
+class DropProfiles implements vscode.TreeDragAndDropController<Item> {
+  readonly dropMimeTypes = ['text/uri-list', 'files'];
+  readonly dragMimeTypes: string[] = [];
+  constructor(private readonly session: Session) {}
+  async handleDrop(_target: Item | undefined, data: vscode.DataTransfer): Promise<void> {
+    const uris: vscode.Uri[] = [];
+    const list = await data.get('text/uri-list')?.asString();
+    for (const line of (list ?? '').split(/\r?\n/)) {
+      const t = line.trim();
+      if (t && !t.startsWith('#')) uris.push(vscode.Uri.parse(t));
+    }
+    if (!uris.length)
+      data.forEach((item) => {
+        const f = item.asFile();
+        if (f?.uri) uris.push(f.uri);
+      });
+    for (const uri of uris.filter((u) => u.scheme === 'file')) await loadProfile(this.session, uri);
+  }
+}
+
 export function activate(context: vscode.ExtensionContext, session: Session): void {
   const providers: [string, Provider][] = [
     ['hotlines.profiles', new ProfilesProvider(session)],
     ['hotlines.hotMethods', new HotMethodsProvider(session)],
     ['hotlines.hotLines', new HotLinesProvider(session)],
   ];
-  for (const [id, p] of providers) context.subscriptions.push(vscode.window.registerTreeDataProvider(id, p));
+  const [[, profiles], ...rest] = providers;
+  context.subscriptions.push(
+    vscode.window.createTreeView('hotlines.profiles', { treeDataProvider: profiles, dragAndDropController: new DropProfiles(session) }),
+  );
+  for (const [id, p] of rest) context.subscriptions.push(vscode.window.registerTreeDataProvider(id, p));
   context.subscriptions.push(session.onDidChange(() => providers.forEach(([, p]) => p.refresh())));
 }

@@ -1,0 +1,49 @@
+// Profile files open in hotlines: a read-only custom editor for *.jfr, *.jfr.gz, *.pb.gz and
+// *.pprof (the default editor for them) and *.collapsed (on request: "Open With…"). Opening
+// one — a double-click in the explorer, a file dropped on the editor area, "Open File…" —
+// loads it into the server (with progress, the same as "Load Profile…") and shows its flame
+// graph. Closing the editor keeps the profile loaded.
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { answerOpenSource, showFlame, webviewOptions } from './flame_view';
+import { loadProfile } from './load_profile';
+import type { Session } from './session';
+
+// Binary profiles open here by default; collapsed stacks (text) only through "Open With…".
+const VIEW_TYPES = ['hotlines.profile', 'hotlines.profile.text'];
+
+class Provider implements vscode.CustomReadonlyEditorProvider {
+  constructor(private readonly context: vscode.ExtensionContext, private readonly session: Session) {}
+
+  openCustomDocument(uri: vscode.Uri): vscode.CustomDocument {
+    return { uri, dispose: () => {} };
+  }
+
+  async resolveCustomEditor(document: vscode.CustomDocument, panel: vscode.WebviewPanel): Promise<void> {
+    panel.webview.options = webviewOptions(this.context);
+    panel.webview.html = `<!DOCTYPE html><html><body><p>Loading ${path.basename(document.uri.fsPath).replace(/[<&]/g, '')}…</p></body></html>`;
+    const profile = await loadProfile(this.session, document.uri);
+    if (!profile) {
+      panel.webview.html = `<!DOCTYPE html><html><body><p>hotlines could not load this file (see the notification).</p></body></html>`;
+      return;
+    }
+    const answering = answerOpenSource(this.session, panel.webview, () => profile.profileId);
+    panel.onDidDispose(() => answering.dispose());
+    try {
+      await showFlame(this.context, this.session, panel.webview, profile);
+    } catch (e) {
+      void vscode.window.showErrorMessage(`hotlines: flame graph: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+}
+
+export function activate(context: vscode.ExtensionContext, session: Session): void {
+  const provider = new Provider(context, session);
+  for (const viewType of VIEW_TYPES)
+    context.subscriptions.push(
+      vscode.window.registerCustomEditorProvider(viewType, provider, {
+        webviewOptions: { retainContextWhenHidden: true },
+        supportsMultipleEditorsPerDocument: true,
+      }),
+    );
+}
