@@ -315,6 +315,7 @@ void LspServer::annotations_changed() {
   if (exiting_) return;
   if (init_.capabilities.inlay_hint_refresh) send_request("workspace/inlayHint/refresh", nullptr);
   if (init_.capabilities.code_lens_refresh) send_request("workspace/codeLens/refresh", nullptr);
+  if (notify_annotations_) send_notification("hotlines/annotationsChanged", json::object());
   std::vector<std::string> uris;
   for (const auto &[uri, doc] : documents_) uris.push_back(uri);
   for (const auto &[uri, d] : published_)

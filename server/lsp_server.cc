@@ -227,6 +227,9 @@ void LspServer::on_initialize(const json &params, Reply reply) {
     it = init_.initialization_options.find("clientCommands");
     client_commands_ =
         it != init_.initialization_options.end() && it->is_boolean() && it->get<bool>();
+    it = init_.initialization_options.find("annotationsChanged");
+    notify_annotations_ =
+        it != init_.initialization_options.end() && it->is_boolean() && it->get<bool>();
   }
   std::vector<std::string> hotlines_requests;
   for (const auto &[method, handler] : requests_)

@@ -217,7 +217,8 @@ private:
   InitializeParams init_;
   bool initialized_ = false, shutdown_ = false, exiting_ = false, finished_ = false;
   bool log_to_client_ = false;
-  bool client_commands_ = false; // initializationOptions.clientCommands: lens commands run
+  bool client_commands_ = false;    // initializationOptions.clientCommands: lens commands run
+  bool notify_annotations_ = false; // initializationOptions.annotationsChanged
   int exit_code_ = 1;
 };
 
