@@ -99,7 +99,7 @@ std::string parse_run_params(const json &params, RunParams *out) {
       one_of("params.recipe", out->recipe,
              {"java-test", "java-main", "go-test", "go-bench", "command", "attach-jvm"});
   if (err.empty())
-    err = one_of("params.build", out->build, {"auto", "maven", "gradle", "classpath"});
+    err = one_of("params.build", out->build, {"auto", "maven", "gradle", "classpath", "none"});
   if (err.empty()) err = one_of("params.runner", out->runner, {"auto", "junit4", "junit5"});
   if (err.empty()) err = one_of("params.profile", out->profile, {"cpu", "mem", "block", "mutex"});
   if (err.empty() && !out->format.empty())

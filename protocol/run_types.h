@@ -26,11 +26,11 @@ struct RunParams {
 
   // java-test
   std::string class_name, method;
-  std::string build = "auto"; // auto | maven | gradle | classpath
+  std::string build = "auto"; // auto | maven | gradle | classpath (java-test) | none (java-main)
   std::vector<std::string> classpath;
   std::string runner = "auto"; // auto | junit4 | junit5 (classpath build)
   std::string junit_console;   // the JUnit 5 console launcher jar
-  // java-main
+  // java-main (also build, classpath: added after the build's classes)
   std::string main_class, jar;
   std::vector<std::string> args;
   // java-test, java-main

@@ -294,7 +294,10 @@ void RunManager::step_done(Run *run) {
     run->outcome.exit_code.reset();
     if (!c->term_signal) run->outcome.exit_code = c->exit_status;
     run->outcome.signal = c->term_signal;
-    if (c->term_signal || c->exit_status != 0) run->skip_main = true;
+    if (c->term_signal || c->exit_status != 0) { // the later main steps do not run
+      run->skip_main = true;
+      run->outcome.failed_step = static_cast<int64_t>(run->step);
+    }
   }
   c->close_all(true);
   run->step++;

@@ -1,9 +1,10 @@
 // RunManager: executes RunPlans with libuv. Each step is uv_spawn'ed from its argv (no
 // shell) as the leader of its own process group (UV_PROCESS_DETACHED), so cancel, timeout and
 // server exit kill the whole group (kill(-pid)); leftovers of a finished step are killed too.
-// Output streams back as UTF-8 text; the outcome comes once, after the last step (cleanup
-// steps included). Threading: loop thread only; callbacks run on the loop thread, never from
-// inside start(), cancel() or kill_all().
+// A main step that fails (nonzero exit or a signal) skips the main steps after it: a build
+// that fails stops the run before the program starts. Output streams back as UTF-8 text; the
+// outcome comes once, after the last step (cleanup steps included). Threading: loop thread only;
+// callbacks run on the loop thread, never from inside start(), cancel() or kill_all().
 #pragma once
 
 #include "server/output_decoder.h"

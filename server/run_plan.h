@@ -15,6 +15,7 @@ struct RunStep {
   std::vector<std::string> argv; // argv[0] is looked up on the run's PATH
   int64_t delay_ms = 0;          // wait this long before starting (attach: the recording time)
   bool cleanup = false;          // also runs after a failure, cancel or timeout (JFR.stop)
+  bool build = false;            // compiles the project: its failure is buildFailed
 };
 
 struct RunFile {
@@ -42,6 +43,7 @@ struct RunOutcome {
   int spawn_error = 0;              // libuv error code of a step that did not start (UV_ENOENT…)
   std::string spawn_file;           // that step's argv[0]
   std::optional<int64_t> exit_code; // of the last non-cleanup step that ran to its end
+  int64_t failed_step = -1;         // the non-cleanup step that failed (exit != 0, signal)
   int signal = 0;                   // the signal that ended it, 0 if none
   std::string output;               // the tail of stdout and stderr, interleaved
   int64_t duration_ms = 0;

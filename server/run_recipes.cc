@@ -137,6 +137,24 @@ std::string groovy_string(const std::string &s) {
   return out + "'";
 }
 
+// The build of the project in `cwd`: "maven" (pom.xml), "gradle" (build.gradle[.kts],
+// settings.gradle[.kts]) or "" (neither).
+std::string detect_build(const RecipeContext &ctx, const std::string &cwd) {
+  if (ctx.exists(cwd + "/pom.xml")) return "maven";
+  for (const char *f :
+       {"/build.gradle", "/build.gradle.kts", "/settings.gradle", "/settings.gradle.kts"})
+    if (ctx.exists(cwd + f)) return "gradle";
+  return "";
+}
+
+// params.maven, else the project's ./mvnw, else mvn on PATH; the same for Gradle.
+std::string maven_tool(const RunParams &p, const RecipeContext &ctx, const std::string &cwd) {
+  return !p.maven.empty() ? p.maven : ctx.exists(cwd + "/mvnw") ? cwd + "/mvnw" : "mvn";
+}
+std::string gradle_tool(const RunParams &p, const RecipeContext &ctx, const std::string &cwd) {
+  return !p.gradle.empty() ? p.gradle : ctx.exists(cwd + "/gradlew") ? cwd + "/gradlew" : "gradle";
+}
+
 std::string plan_java_test(const RunParams &p, const RecipeContext &ctx, RunPlan *plan) {
   if (!is_java_name(p.class_name, true))
     return p.class_name.empty() ? "params.class is required for java-test"
@@ -144,17 +162,12 @@ std::string plan_java_test(const RunParams &p, const RecipeContext &ctx, RunPlan
   if (!p.method.empty() && !is_test_method(p.method))
     return "params.method is not a Java method name: '" + p.method + "'";
   std::string build = p.build;
+  if (build == "none")
+    return "params.build 'none' is for java-main; java-test takes auto, maven, gradle or "
+           "classpath";
   if (build == "auto") {
-    if (!p.classpath.empty())
-      build = "classpath";
-    else if (ctx.exists(plan->cwd + "/pom.xml"))
-      build = "maven";
-    else if (ctx.exists(plan->cwd + "/build.gradle") ||
-             ctx.exists(plan->cwd + "/build.gradle.kts") ||
-             ctx.exists(plan->cwd + "/settings.gradle") ||
-             ctx.exists(plan->cwd + "/settings.gradle.kts"))
-      build = "gradle";
-    else
+    build = !p.classpath.empty() ? "classpath" : detect_build(ctx, plan->cwd);
+    if (build.empty())
       return "java-test: no pom.xml or build.gradle in " + plan->cwd +
              "; give params.classpath (a plain classpath build) or params.cwd";
   }
@@ -166,16 +179,12 @@ std::string plan_java_test(const RunParams &p, const RecipeContext &ctx, RunPlan
   RunStep step;
   if (build == "maven") {
     plan->family = RunFamily::maven;
-    std::string mvn = !p.maven.empty()                  ? p.maven
-                      : ctx.exists(plan->cwd + "/mvnw") ? plan->cwd + "/mvnw"
-                                                        : "mvn";
-    step.argv = {mvn, "-B", "test", "-Dtest=" + plan->label, "-DargLine=" + arg_line(flags)};
+    step.argv = {maven_tool(p, ctx, plan->cwd), "-B", "test", "-Dtest=" + plan->label,
+                 "-DargLine=" + arg_line(flags)};
     step.argv.insert(step.argv.end(), p.build_args.begin(), p.build_args.end());
   } else if (build == "gradle") {
     plan->family = RunFamily::gradle;
-    std::string gradle = !p.gradle.empty()                    ? p.gradle
-                         : ctx.exists(plan->cwd + "/gradlew") ? plan->cwd + "/gradlew"
-                                                              : "gradle";
+    std::string gradle = gradle_tool(p, ctx, plan->cwd);
     std::vector<std::string> quoted;
     for (const std::string &f : flags) quoted.push_back(groovy_string(f));
     RunFile init{plan->output_dir + "/" + ctx.run_id + "-init.gradle",
@@ -254,16 +263,44 @@ std::string plan_java_test(const RunParams &p, const RecipeContext &ctx, RunPlan
   return "";
 }
 
-std::string plan_java_main(const RunParams &p, RunPlan *plan) {
+// java-main: with a Maven or Gradle build, first a build step that compiles the project's
+// main classes, then java with them (and params.classpath) on the classpath.
+std::string plan_java_main(const RunParams &p, const RecipeContext &ctx, RunPlan *plan) {
   if (p.main_class.empty() == p.jar.empty())
     return "java-main needs exactly one of params.mainClass and params.jar";
   if (!p.main_class.empty() && !is_java_name(p.main_class, true))
     return "params.mainClass is not a Java class name: '" + p.main_class + "'";
+  std::string build = p.build;
+  if (build == "classpath")
+    return "params.build 'classpath' is for java-test; java-main takes auto, maven, gradle or "
+           "none";
+  if (build == "auto") {
+    build = !p.classpath.empty() || !p.jar.empty() ? "none" : detect_build(ctx, plan->cwd);
+    if (build.empty()) build = "none";
+  }
+  if (build != "none" && !p.jar.empty())
+    return "params.jar runs as it is: java-main with a jar takes build 'auto' or 'none'";
   plan->family = RunFamily::java;
   plan->label = p.main_class.empty() ? fs::path(p.jar).stem().string() : p.main_class;
   std::vector<std::string> flags;
   std::string err = jvm_profiler_flags(p, plan->profile_path, &flags);
   if (!err.empty()) return err;
+  std::vector<std::string> cp; // the build's classes first, then params.classpath
+  if (build != "none") {
+    RunStep compile;
+    compile.build = true;
+    if (build == "maven") {
+      compile.argv = {maven_tool(p, ctx, plan->cwd), "-B", "compile"};
+      cp.push_back(plan->cwd + "/target/classes");
+    } else {
+      compile.argv = {gradle_tool(p, ctx, plan->cwd), "classes", "--no-daemon", "--console=plain"};
+      cp.push_back(plan->cwd + "/build/classes/java/main");
+      cp.push_back(plan->cwd + "/build/resources/main");
+    }
+    compile.argv.insert(compile.argv.end(), p.build_args.begin(), p.build_args.end());
+    plan->steps.push_back(std::move(compile));
+  }
+  for (const std::string &e : p.classpath) cp.push_back(resolve(plan->cwd, e));
   RunStep step;
   step.argv = {jdk_tool(p, p.java, "java")};
   step.argv.insert(step.argv.end(), flags.begin(), flags.end());
@@ -272,9 +309,7 @@ std::string plan_java_main(const RunParams &p, RunPlan *plan) {
     step.argv.push_back("-jar");
     step.argv.push_back(resolve(plan->cwd, p.jar));
   } else {
-    if (!p.classpath.empty()) {
-      std::vector<std::string> cp;
-      for (const std::string &e : p.classpath) cp.push_back(resolve(plan->cwd, e));
+    if (!cp.empty()) {
       step.argv.push_back("-cp");
       step.argv.push_back(join(cp, ":"));
     }
@@ -432,7 +467,7 @@ std::string build_run_plan(const RunParams &p, const RecipeContext &ctx, RunPlan
   plan->profile_path = plan->output_dir + "/" + file_label(base) + "-" + ctx.stamp + "-" +
                        ctx.run_id + profile_extension(p);
   if (p.recipe == "java-test") return plan_java_test(p, ctx, plan);
-  if (p.recipe == "java-main") return plan_java_main(p, plan);
+  if (p.recipe == "java-main") return plan_java_main(p, ctx, plan);
   if (p.recipe == "go-test" || p.recipe == "go-bench") return plan_go(p, ctx, plan);
   if (p.recipe == "command") return plan_command(p, plan);
   if (p.recipe == "attach-jvm") return plan_attach(p, ctx, plan);
@@ -466,6 +501,21 @@ std::optional<RunError> diagnose_run(const RunPlan &plan, const RunOutcome &o,
     return error("spawnFailed",
                  "cannot start '" + o.spawn_file + "': " + uv_strerror(o.spawn_error));
   const bool failed = (o.exit_code && *o.exit_code != 0) || o.signal != 0;
+  // A build step before the program (java-main's mvn compile, gradle classes) that failed:
+  // the program never started.
+  if (o.failed_step >= 0 && static_cast<size_t>(o.failed_step) < plan.steps.size() &&
+      plan.steps[o.failed_step].build && o.signal == 0) {
+    const std::string tool = fs::path(plan.steps[o.failed_step].argv[0]).filename().string();
+    bool compile = any_of(out, {"COMPILATION ERROR", "Compilation failure", "Compilation failed",
+                                "compileJava FAILED"});
+    bool build = compile || any_of(out, {"BUILD FAILURE", "FAILED"});
+    return error("buildFailed", std::string(compile ? "the project did not compile"
+                                            : build ? "the build failed"
+                                                    : "the build step failed") +
+                                    " (" + tool + " exited with code " +
+                                    std::to_string(o.exit_code.value_or(-1)) + "); " + what +
+                                    " did not start");
+  }
   const bool jvm = plan.family == RunFamily::maven || plan.family == RunFamily::gradle ||
                    plan.family == RunFamily::junit4 || plan.family == RunFamily::junit5 ||
                    plan.family == RunFamily::java;

@@ -1,6 +1,7 @@
 # Profiled runs with real toolchains (java, javac, jcmd, go, JUnit 4 and 5, Maven, Gradle): the
-# real server driven over stdio. The Maven test takes > 30 s (35 s measured) and is labelled
-# `slow` (the ASan pass skips it); Gradle's takes 17 s.
+# real server driven over stdio. The Maven tests take 20-35 s each (java-test 35 s, java-main's
+# three runs 20 s measured) and are labelled `slow` (the ASan pass skips them); Gradle's take
+# 17 s (java-test) and 20 s (java-main).
 add_executable(runs_test ${CMAKE_CURRENT_SOURCE_DIR}/runs/runs_test.cc)
 target_include_directories(runs_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/unit)
 target_link_libraries(runs_test PRIVATE test_support)

@@ -215,6 +215,105 @@ TEST(RunRecipes, JavaMainCommandAttach) {
   EXPECT_FALSE(attach.steps[1].cleanup);
 }
 
+TEST(RunRecipes, JavaMainBuildsFirst) {
+  const std::string profile = "/w/.hotlines/org.acme.shop.Main-20250101-120000-r7.jfr";
+  const Argv jfr = {"-XX:StartFlightRecording=filename=" + profile +
+                        ",settings=profile,dumponexit=true",
+                    "-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints"};
+  auto java = [&](Argv tail) {
+    Argv argv = {"java"};
+    argv.insert(argv.end(), jfr.begin(), jfr.end());
+    argv.insert(argv.end(), tail.begin(), tail.end());
+    return argv;
+  };
+  json main = {{"recipe", "java-main"},
+               {"cwd", "/w/shop"},
+               {"mainClass", "org.acme.shop.Main"},
+               {"args", {"1"}}};
+
+  // auto + pom.xml: mvn compile, then java with target/classes.
+  RunPlan maven = plan_of(main, context({"/w/shop/pom.xml"}));
+  ASSERT_EQ(maven.steps.size(), 2u);
+  EXPECT_EQ(maven.steps[0].argv, (Argv{"mvn", "-B", "compile"}));
+  EXPECT_TRUE(maven.steps[0].build);
+  EXPECT_EQ(maven.steps[1].argv,
+            java({"-cp", "/w/shop/target/classes", "org.acme.shop.Main", "1"}));
+  EXPECT_FALSE(maven.steps[1].build);
+  EXPECT_EQ(maven.label, "org.acme.shop.Main");
+  EXPECT_EQ(maven.profile_path, profile);
+
+  // Explicit maven with the wrapper, buildArgs, and dependencies on params.classpath.
+  json m = main;
+  m["build"] = "maven";
+  m["buildArgs"] = {"-s", "settings.xml", "-o"};
+  m["classpath"] = {"lib/gson.jar"};
+  m["jvmArgs"] = {"-Xmx64m"};
+  RunPlan wrapped = plan_of(m, context({"/w/shop/mvnw"}));
+  ASSERT_EQ(wrapped.steps.size(), 2u);
+  EXPECT_EQ(wrapped.steps[0].argv,
+            (Argv{"/w/shop/mvnw", "-B", "compile", "-s", "settings.xml", "-o"}));
+  EXPECT_EQ(wrapped.steps[1].argv,
+            java({"-Xmx64m", "-cp", "/w/shop/target/classes:/w/shop/lib/gson.jar",
+                  "org.acme.shop.Main", "1"}));
+  m["maven"] = "/opt/mvn/bin/mvn";
+  EXPECT_EQ(plan_of(m, context({"/w/shop/mvnw"})).steps[0].argv[0], "/opt/mvn/bin/mvn");
+
+  // auto + build.gradle[.kts] / settings.gradle[.kts]: gradle classes.
+  for (const char *f :
+       {"build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"}) {
+    RunPlan gradle = plan_of(main, context({std::string("/w/shop/") + f}));
+    ASSERT_EQ(gradle.steps.size(), 2u) << f;
+    EXPECT_EQ(gradle.steps[0].argv, (Argv{"gradle", "classes", "--no-daemon", "--console=plain"}));
+    EXPECT_TRUE(gradle.steps[0].build);
+    EXPECT_EQ(gradle.steps[1].argv,
+              java({"-cp", "/w/shop/build/classes/java/main:/w/shop/build/resources/main",
+                    "org.acme.shop.Main", "1"}));
+  }
+  json g = main;
+  g["build"] = "gradle";
+  g["buildArgs"] = {"--offline"};
+  g["classpath"] = "/l/a.jar:b.jar";
+  RunPlan gradlew = plan_of(g, context({"/w/shop/gradlew", "/w/shop/pom.xml"}));
+  EXPECT_EQ(gradlew.steps[0].argv,
+            (Argv{"/w/shop/gradlew", "classes", "--no-daemon", "--console=plain", "--offline"}));
+  EXPECT_EQ(gradlew.steps[1].argv,
+            java({"-cp",
+                  "/w/shop/build/classes/java/main:/w/shop/build/resources/main:/l/a.jar:/w/shop/"
+                  "b.jar",
+                  "org.acme.shop.Main", "1"}));
+  g["gradle"] = "/opt/gradle";
+  EXPECT_EQ(plan_of(g).steps[0].argv[0], "/opt/gradle");
+
+  // auto is none with a classpath or jar, or without a build file: java only, as before.
+  json cp = main;
+  cp["classpath"] = {"classes"};
+  RunPlan plain = plan_of(cp, context({"/w/shop/pom.xml"}));
+  ASSERT_EQ(plain.steps.size(), 1u);
+  EXPECT_EQ(plain.steps[0].argv, java({"-cp", "/w/shop/classes", "org.acme.shop.Main", "1"}));
+  RunPlan bare = plan_of(main);
+  ASSERT_EQ(bare.steps.size(), 1u);
+  EXPECT_EQ(bare.steps[0].argv, java({"org.acme.shop.Main", "1"}));
+  json none = main;
+  none["build"] = "none";
+  EXPECT_EQ(plan_of(none, context({"/w/shop/pom.xml"})).steps[0].argv,
+            java({"org.acme.shop.Main", "1"}));
+  RunPlan jar = plan_of({{"recipe", "java-main"}, {"cwd", "/w/shop"}, {"jar", "app.jar"}},
+                        context({"/w/shop/pom.xml"}));
+  ASSERT_EQ(jar.steps.size(), 1u);
+  EXPECT_EQ(jar.steps[0].argv.back(), "/w/shop/app.jar");
+
+  EXPECT_EQ(plan_error({{"recipe", "java-main"}, {"jar", "a.jar"}, {"build", "maven"}}),
+            "params.jar runs as it is: java-main with a jar takes build 'auto' or 'none'");
+  EXPECT_EQ(plan_error({{"recipe", "java-main"}, {"mainClass", "a.B"}, {"build", "classpath"}}),
+            "params.build 'classpath' is for java-test; java-main takes auto, maven, gradle or "
+            "none");
+  EXPECT_EQ(plan_error({{"recipe", "java-test"}, {"class", "a.BTest"}, {"build", "none"}}),
+            "params.build 'none' is for java-main; java-test takes auto, maven, gradle or "
+            "classpath");
+  EXPECT_EQ(plan_error({{"recipe", "java-main"}, {"mainClass", "a.B"}, {"build", "ant"}}),
+            "params.build must be one of auto, maven, gradle, classpath, none (got 'ant')");
+}
+
 TEST(RunRecipes, NeedsACwd) {
   RecipeContext ctx = context();
   ctx.workspace_root = "";
@@ -322,6 +421,37 @@ TEST(RunDiagnosis, Kinds) {
                    exited(1, "\x1b[0m\x1b[1;31m[ERROR] COMPILATION ERROR\x1b[m\n"), false);
   ASSERT_TRUE(e);
   EXPECT_EQ(e->output, "[ERROR] COMPILATION ERROR");
+}
+
+TEST(RunDiagnosis, BuildStepFailed) {
+  RunPlan plan = family(RunFamily::java, "org.acme.shop.Main");
+  plan.steps = {{{"mvn", "-B", "compile"}, 0, false, true}, {{"java", "org.acme.shop.Main"}}};
+  RunOutcome o = exited(1, "[ERROR] COMPILATION ERROR :\n[INFO] BUILD FAILURE\n");
+  o.failed_step = 0;
+  auto e = diagnose_run(plan, o, false);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->kind, "buildFailed");
+  EXPECT_EQ(e->message, "the project did not compile (mvn exited with code 1); "
+                        "org.acme.shop.Main did not start");
+  // Gradle, failing for another reason than the compiler.
+  plan.steps[0].argv = {"/w/gradlew", "classes"};
+  o = exited(1, "FAILURE: Build failed with an exception.\n* What went wrong:\nTask 'x' not "
+                "found\nBUILD FAILED in 1s\n");
+  o.failed_step = 0;
+  e = diagnose_run(plan, o, false);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->kind, "buildFailed");
+  EXPECT_EQ(e->message, "the build failed (gradlew exited with code 1); org.acme.shop.Main did "
+                        "not start");
+  // The program failed after a good build: a missing main class is still testNotFound.
+  o = exited(1, "[INFO] BUILD SUCCESS\nError: Could not find or load main class a.Nope\n");
+  o.failed_step = 1;
+  EXPECT_EQ(kind_of(diagnose_run(plan, o, false)), "testNotFound");
+  // A build killed by a signal crashed.
+  o = RunOutcome();
+  o.signal = SIGKILL;
+  o.failed_step = 0;
+  EXPECT_EQ(kind_of(diagnose_run(plan, o, false)), "crashed");
 }
 
 TEST(RunDiagnosis, LastLines) {
