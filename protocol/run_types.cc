@@ -165,14 +165,20 @@ json to_json(const Range &r) {
 }
 
 json to_json(const TestsInFileResult &r) {
-  json tests = json::array();
-  for (const TestEntry &t : r.tests)
-    tests.push_back({{"kind", t.kind},
+  auto entries = [](const std::vector<TestEntry> &list) {
+    json out = json::array();
+    for (const TestEntry &t : list)
+      out.push_back({{"kind", t.kind},
                      {"name", t.name},
                      {"range", to_json(t.range)},
                      {"selectionRange", to_json(t.selection_range)},
                      {"run", t.run}});
-  return {{"uri", r.uri}, {"language", r.language}, {"tests", tests}};
+    return out;
+  };
+  return {{"uri", r.uri},
+          {"language", r.language},
+          {"tests", entries(r.tests)},
+          {"mains", entries(r.mains)}};
 }
 
 } // namespace hotlines

@@ -106,16 +106,18 @@ struct Range {
 };
 json to_json(const Range &r);
 
+// A test, or (in TestsInFileResult::mains) a program's main method.
 struct TestEntry {
-  std::string kind;      // junit | goTest | goBenchmark
-  std::string name;      // Class#method, TestXxx, BenchmarkXxx
-  Range range;           // annotations/func keyword through the closing brace
+  std::string kind;      // junit | goTest | goBenchmark | javaMain
+  std::string name;      // Class#method, TestXxx, BenchmarkXxx; the main class for javaMain
+  Range range;           // annotations, modifiers (mains) or func through the closing brace
   Range selection_range; // the method or function name
   json run;              // params for hotlines/run that profile this test (null if unknown)
 };
 struct TestsInFileResult {
   std::string uri, language; // java | go | "" (not a test file hotlines knows)
   std::vector<TestEntry> tests;
+  std::vector<TestEntry> mains; // Java main methods (any .java file)
 };
 json to_json(const TestsInFileResult &r);
 

@@ -182,9 +182,9 @@ private:
   void on_cancel_run(const json &params, Reply reply);
   void on_list_jvms(const json &params, Reply reply);
   void on_tests_in_file(const json &params, Reply reply);
-  // The tests of a document (its open text, else the file on disk), each with hotlines/run
-  // params that profile it: for hotlines/testsInFile and "Profile" code lenses. False with
-  // *error when the file cannot be read.
+  // The tests and Java main methods of a document (its open text, else the file on disk),
+  // each with hotlines/run params that profile it: for hotlines/testsInFile and "Profile"
+  // code lenses. False with *error when the file cannot be read.
   bool tests_in_file(const std::string &uri, TestsInFileResult *result, std::string *error);
   void finish_run(const std::string &id, const RunPlan &plan, const RunOutcome &outcome);
   RunManager &runs();

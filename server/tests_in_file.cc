@@ -20,7 +20,8 @@ bool ident_char(unsigned char c) {
   return isalnum(c) || c == '_' || c == '$' || c >= 0x80;
 }
 
-// Identifiers and one-character symbols; comments, strings, characters and numbers skipped.
+// Identifiers, one-character symbols and Java's "..." (varargs); comments, strings,
+// characters and numbers skipped.
 std::vector<Token> tokenize(std::string_view s, TestLanguage lang) {
   std::vector<Token> out;
   size_t i = 0, n = s.size();
@@ -49,6 +50,9 @@ std::vector<Token> tokenize(std::string_view s, TestLanguage lang) {
       i = e == std::string_view::npos ? n : e + 1;
     } else if (isdigit(c)) {
       while (i < n && (ident_char(static_cast<unsigned char>(s[i])) || s[i] == '.')) i++;
+    } else if (lang == TestLanguage::java && s.compare(i, 3, "...") == 0) {
+      out.push_back({Token::Kind::symbol, s.substr(i, 3), i, i + 3});
+      i += 3;
     } else if (ident_start(c)) {
       size_t b = i;
       while (i < n && ident_char(static_cast<unsigned char>(s[i]))) i++;
@@ -105,20 +109,65 @@ bool is_test_annotation(std::string_view name) {
   return name == "Test" || name == "ParameterizedTest" || name == "RepeatedTest";
 }
 
-std::vector<FoundTest> java_tests(std::string_view text) {
+// The last token of the annotation at t[i]: "@" Name(.Name)* [( … )].
+size_t annotation_end(const std::vector<Token> &t, size_t i) {
+  size_t j = i + 1;
+  while (j + 2 < t.size() && is(t[j + 1], ".") && t[j + 2].kind == Token::Kind::ident) j += 2;
+  if (j + 1 < t.size() && is(t[j + 1], "(")) j = matching(t, j + 1);
+  return j;
+}
+
+// Whether the method named at t[name], declared from t[first] and with its parameters up to
+// the ")" at t[close], is `public static void main(String[] args)`: modifiers public, static
+// (final, synchronized, strictfp and annotations allowed), one parameter `String[] a`,
+// `String... a` or `String a[]` (`java.lang.String`, `final` and annotations allowed).
+bool is_java_main(const std::vector<Token> &t, size_t first, size_t name, size_t close) {
+  if (!is(t[name], "main") || name == 0 || !is(t[name - 1], "void")) return false;
+  bool is_public = false, is_static = false;
+  for (size_t i = first; i + 1 < name; i++) {
+    if (is(t[i], "@")) {
+      i = annotation_end(t, i);
+      continue;
+    }
+    if (is(t[i], "public"))
+      is_public = true;
+    else if (is(t[i], "static"))
+      is_static = true;
+    else if (!is(t[i], "final") && !is(t[i], "synchronized") && !is(t[i], "strictfp"))
+      return false; // a type parameter, another modifier, not a method declaration
+  }
+  if (!is_public || !is_static) return false;
+  size_t i = name + 2;
+  while (i < close && (is(t[i], "final") || is(t[i], "@")))
+    i = is(t[i], "final") ? i + 1 : annotation_end(t, i) + 1;
+  if (i + 4 < close && is(t[i], "java") && is(t[i + 1], ".") && is(t[i + 2], "lang") &&
+      is(t[i + 3], "."))
+    i += 4;
+  if (i >= close || !is(t[i], "String")) return false;
+  i++;
+  auto ident = [&](size_t k) { return k < close && t[k].kind == Token::Kind::ident; };
+  if (close == i + 3 && is(t[i], "[") && is(t[i + 1], "]") && ident(i + 2)) return true;
+  if (close == i + 2 && is(t[i], "...") && ident(i + 1)) return true;
+  return close == i + 3 && ident(i) && is(t[i + 1], "[") && is(t[i + 2], "]");
+}
+
+// JUnit tests (want junit) or main methods (want java_main) of a Java file.
+std::vector<FoundTest> java_methods(std::string_view text, FoundTest::Kind want) {
   std::vector<Token> t = tokenize(text, TestLanguage::java);
   Positions pos(text);
   std::vector<FoundTest> tests;
   std::string package;
   struct Class {
     std::string name;
-    int depth; // brace depth of its body
+    int depth;  // brace depth of its body
+    bool named; // top-level or a member of a named class: the JVM knows it as Outer$Inner
   };
   std::vector<Class> classes;
   std::string pending_class;
   int depth = 0;
   size_t member_start = SIZE_MAX; // first annotation of the next member
   bool test_annotated = false;    // one of them marks a test
+  size_t decl_start = 0;          // first token after the last '{', '}' or ';'
   for (size_t i = 0; i < t.size(); i++) {
     const Token &k = t[i];
     if (k.kind == Token::Kind::ident) {
@@ -138,12 +187,16 @@ std::vector<FoundTest> java_tests(std::string_view text) {
       // A method name: an identifier followed by '(' directly in a class body.
       if (i + 1 < t.size() && is(t[i + 1], "(") && !classes.empty() &&
           depth == classes.back().depth) {
-        if (!test_annotated) {
+        bool wanted = want == FoundTest::Kind::junit
+                          ? test_annotated
+                          : classes.back().named && is(k, "main") &&
+                                is_java_main(t, decl_start, i, matching(t, i + 1));
+        if (!wanted) {
           member_start = SIZE_MAX;
           continue;
         }
         FoundTest f;
-        f.kind = FoundTest::Kind::junit;
+        f.kind = want;
         std::string cls;
         for (const Class &c : classes) cls += (cls.empty() ? "" : "$") + c.name;
         f.class_name = package.empty() ? cls : package + "." + cls;
@@ -153,11 +206,13 @@ std::vector<FoundTest> java_tests(std::string_view text) {
         while (end < t.size() && !is(t[end], "{") && !is(t[end], ";")) end++;
         if (end < t.size() && is(t[end], "{")) end = matching(t, end);
         size_t end_offset = end < t.size() ? t[end].end : text.size();
-        f.range = pos.range(member_start, end_offset);
+        size_t start = want == FoundTest::Kind::junit ? member_start : t[decl_start].begin;
+        f.range = pos.range(start, end_offset);
         tests.push_back(std::move(f));
         member_start = SIZE_MAX;
         test_annotated = false;
         i = end < t.size() ? end : t.size();
+        decl_start = i + 1;
         continue;
       }
       continue;
@@ -175,11 +230,14 @@ std::vector<FoundTest> java_tests(std::string_view text) {
     if (is(k, "{") || is(k, "}") || is(k, ";")) { // a class body, a field, a statement
       member_start = SIZE_MAX;
       test_annotated = false;
+      decl_start = i + 1;
     }
     if (is(k, "{")) {
       depth++;
       if (!pending_class.empty()) {
-        classes.push_back({pending_class, depth});
+        bool named = classes.empty() ? depth == 1
+                                     : classes.back().named && depth == classes.back().depth + 1;
+        classes.push_back({pending_class, depth, named});
         pending_class.clear();
       }
     } else if (is(k, "}")) {
@@ -242,13 +300,18 @@ TestLanguage test_language(std::string_view file_name) {
 std::vector<FoundTest> find_tests(TestLanguage language, std::string_view text) {
   switch (language) {
   case TestLanguage::java:
-    return java_tests(text);
+    return java_methods(text, FoundTest::Kind::junit);
   case TestLanguage::go:
     return go_tests(text);
   case TestLanguage::none:
     break;
   }
   return {};
+}
+
+std::vector<FoundTest> find_mains(TestLanguage language, std::string_view text) {
+  if (language != TestLanguage::java) return {};
+  return java_methods(text, FoundTest::Kind::java_main);
 }
 
 } // namespace hotlines

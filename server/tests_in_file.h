@@ -1,8 +1,10 @@
-// Finds the tests in a source file, for "Profile" code lenses and hotlines/testsInFile:
-// JUnit methods (@Test, @ParameterizedTest, @RepeatedTest) in .java files with their
-// fully-qualified class (nested classes as Outer$Inner), and Go `func TestXxx(t *testing.T)`
-// and `func BenchmarkXxx(b *testing.B)` in _test.go files. A tokenizer that skips comments,
-// strings and character literals, not a parser. Pure functions; thread-safe.
+// Finds the tests and programs in a source file, for "Profile" code lenses and
+// hotlines/testsInFile: JUnit methods (@Test, @ParameterizedTest, @RepeatedTest) in .java
+// files with their fully-qualified class (nested classes as Outer$Inner), Java
+// `public static void main(String[] args)` methods of such classes, and Go
+// `func TestXxx(t *testing.T)` and `func BenchmarkXxx(b *testing.B)` in _test.go files. A
+// tokenizer that skips comments, strings and character literals, not a parser. Pure
+// functions; thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -21,11 +23,11 @@ struct SourceRange {
 };
 
 struct FoundTest {
-  enum class Kind { junit, go_test, go_benchmark };
+  enum class Kind { junit, go_test, go_benchmark, java_main };
   Kind kind = Kind::junit;
   std::string class_name; // Java: package.Outer$Inner; Go: ""
-  std::string name;       // the method or function name
-  SourceRange range;      // first annotation (or `func`) through the closing brace
+  std::string name;       // the method or function name ("main" for java_main)
+  SourceRange range;      // first annotation, modifier or `func` through the closing brace
   SourceRange selection;  // the name
 };
 
@@ -36,5 +38,10 @@ TestLanguage test_language(std::string_view file_name);
 
 // The tests in `text`, in source order.
 std::vector<FoundTest> find_tests(TestLanguage language, std::string_view text);
+
+// The Java main methods in `text` (kind java_main), in source order: `public static void
+// main(String[] args)`, also `String... a`, `String a[]`, `final`, annotations, in top-level
+// and nested classes (not local or anonymous ones). Empty for other languages.
+std::vector<FoundTest> find_mains(TestLanguage language, std::string_view text);
 
 } // namespace hotlines

@@ -873,10 +873,23 @@ TEST_F(Runs, TestsInFile) {
                                         {"class", "org.acme.shop.PricingTest"},
                                         {"method", "discountIsFinite"},
                                         {"cwd", java.string()}}));
+  EXPECT_EQ(r["mains"], json::array());
+  // Main methods of any Java file, ready to run with java-main (which builds with Maven here).
+  r = c.result(c.request(
+      "hotlines/testsInFile",
+      {{"textDocument", {{"uri", file_uri(java / "src/main/java/org/acme/shop/Main.java")}}}}));
+  EXPECT_EQ(r["tests"], json::array());
+  ASSERT_EQ(r["mains"].size(), 1u) << r.dump();
+  EXPECT_EQ(r["mains"][0]["kind"], "javaMain");
+  EXPECT_EQ(r["mains"][0]["name"], "org.acme.shop.Main");
+  EXPECT_EQ(
+      r["mains"][0]["run"],
+      (json{{"recipe", "java-main"}, {"mainClass", "org.acme.shop.Main"}, {"cwd", java.string()}}));
   r = c.result(
       c.request("hotlines/testsInFile",
                 {{"textDocument", {{"uri", file_uri(go / "internal/shop/shop_test.go")}}}}));
   EXPECT_EQ(r["language"], "go");
+  EXPECT_EQ(r["mains"], json::array());
   ASSERT_EQ(r["tests"].size(), 2u);
   EXPECT_EQ(r["tests"][0]["name"], "TestWorkload");
   EXPECT_EQ(r["tests"][0]["selectionRange"],

@@ -1,5 +1,5 @@
-// Tests in a file: JUnit methods with their classes and Go tests and benchmarks, with ranges;
-// and OutputDecoder's UTF-8 chunking of streamed process output.
+// Tests in a file: JUnit methods with their classes, Java main methods, and Go tests and
+// benchmarks, with ranges; and OutputDecoder's UTF-8 chunking of streamed process output.
 #include "server/output_decoder.h"
 #include "server/tests_in_file.h"
 #include "test_util.h"
@@ -72,6 +72,71 @@ public class OuterTest {
   EXPECT_EQ(tests[2].class_name, "a.b.OuterTest$InnerTest");
   EXPECT_EQ(tests[3].name, "declared");
   EXPECT_EQ(where(tests[3].range), "20:2-21:27");
+}
+
+TEST(TestsInFile, FixtureJavaMain) {
+  std::string path = test::shared_path("fixtures/java-shop/src/main/java/org/acme/shop/Main.java");
+  std::string text = test::read_file(path);
+  auto mains = find_mains(TestLanguage::java, text);
+  ASSERT_EQ(mains.size(), 1u);
+  EXPECT_EQ(mains[0].kind, FoundTest::Kind::java_main);
+  EXPECT_EQ(mains[0].class_name, "org.acme.shop.Main");
+  EXPECT_EQ(mains[0].name, "main");
+  EXPECT_EQ(where(mains[0].range), "3:4-28:5");      // public .. closing brace
+  EXPECT_EQ(where(mains[0].selection), "3:23-3:27"); // main
+  EXPECT_TRUE(find_tests(TestLanguage::java, text).empty());
+  // A test file has tests and no main; a main is Java only.
+  std::string test_file =
+      test::shared_path("fixtures/java-shop/src/test/java/org/acme/shop/PricingTest.java");
+  EXPECT_TRUE(find_mains(TestLanguage::java, test::read_file(test_file)).empty());
+  EXPECT_TRUE(find_mains(TestLanguage::go, "package main\nfunc main() {}\n").empty());
+  EXPECT_TRUE(find_mains(TestLanguage::none, text).empty());
+}
+
+TEST(TestsInFile, JavaMainVariants) {
+  const char *src = R"(package a.b;
+// public static void main(String[] args) {}
+public final class App {
+  String s = "public static void main(String[] x) {";
+  static public void main(final String... argv) { run(); }
+
+  static final class Nested {
+    @SuppressWarnings("unused")
+    public static synchronized void main(java.lang.String words[]) {}
+    class Deeper { public static void main(@Deprecated String[] a) {} }
+  }
+  public static void main(String[] a, int extra) {}
+  public static int main(String[] a) { return 0; }
+  private static void main(String[] a) {}
+  public void main(String[] a) {}
+  public static void mainly(String[] a) {}
+  void body() {
+    class Local { public static void main(String[] a) {} }
+    Runnable r = new Runnable() { public static void main(String[] a) {} public void run() {} };
+  }
+  interface Tool { public static void main(String[] a) {} }
+  enum Mode { A, B; public static void main(String[] args) {} }
+}
+class Second {
+  public static void main(String[] args) throws Exception {
+  }
+}
+)";
+  auto mains = find_mains(TestLanguage::java, src);
+  ASSERT_EQ(mains.size(), 6u);
+  EXPECT_EQ(mains[0].class_name, "a.b.App");
+  EXPECT_EQ(where(mains[0].range), "4:2-4:58");
+  EXPECT_EQ(where(mains[0].selection), "4:21-4:25");
+  EXPECT_EQ(mains[1].class_name, "a.b.App$Nested");
+  EXPECT_EQ(where(mains[1].range), "7:4-8:69"); // from the annotation
+  EXPECT_EQ(mains[2].class_name, "a.b.App$Nested$Deeper");
+  EXPECT_EQ(where(mains[2].selection), "9:38-9:42");
+  EXPECT_EQ(mains[3].class_name, "a.b.App$Tool");
+  EXPECT_EQ(mains[4].class_name, "a.b.App$Mode");
+  EXPECT_EQ(mains[5].class_name, "a.b.Second");
+  EXPECT_EQ(where(mains[5].range), "24:2-25:3");
+  // Mains do not count as tests.
+  EXPECT_TRUE(find_tests(TestLanguage::java, src).empty());
 }
 
 TEST(TestsInFile, FixtureGo) {
