@@ -27,7 +27,7 @@ if(NODE AND NPM)
     add_test(NAME vscode.workbench COMMAND ${NODE} --test --test-concurrency=1 workbench.test.mjs
       WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/tests/vscode)
     set_tests_properties(vscode.workbench PROPERTIES FIXTURES_REQUIRED "vscode_deps;vscode_vsix;vscode_harness"
-      TIMEOUT 400 LABELS "editor;slow" RESOURCE_LOCK chromium
+      TIMEOUT 900 LABELS "editor;slow" RESOURCE_LOCK chromium
       ENVIRONMENT "HOTLINES_BINARY=$<TARGET_FILE:hotlines>;HOTLINES_SHARED_DIR=${HOTLINES_SHARED_DIR};HARNESS=${VSCODE_HARNESS};VSIX=${VSCODE_VSIX};HOTLINES_ARTIFACTS=${CMAKE_BINARY_DIR}/vscode-artifacts")
   else()
     message(WARNING "apt-get not found: the VS Code harness cannot be installed; vscode.workbench is skipped")

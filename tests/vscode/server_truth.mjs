@@ -21,6 +21,7 @@ export async function serverSession(binary, root) {
   conn.sendNotification('initialized', {});
   return {
     request: (method, params) => conn.sendRequest(method, params),
+    notify: (method, params) => conn.sendNotification(method, params),
     async close() {
       await conn.sendRequest('shutdown').catch(() => {});
       conn.sendNotification('exit');

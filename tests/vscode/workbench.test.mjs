@@ -1,13 +1,15 @@
 // The extension in a real VS Code (code-server 4.100.3 + Debian chromium via playwright-core,
 // installed by tests/vscode/harness.sh): install the packaged .vsix, open a temp copy of
-// java-shop, load profiles/ap-cpu.jfr from the explorer's context menu, open Pricing.java and
-// compare the gutter icons and after-line text in the DOM with the server's own
-// hotlines/fileAnnotations; click the Hot Methods view's entry → the editor lands on the line
-// hotlines/resolveFrame names; double-click `discount` in the flame graph webview → Pricing.java
-// at line 15; pick the DestroyJavaVM thread in the status bar's quick pick → line 15 becomes
-// the hottest (13.4%), then back to all threads; click the "Profile" lens on go-shop's
-// TestWorkload (go-shop copied into the workspace; needs `go`) → the run's profile loads and
-// shop.go's icons are the server's. Screenshots go to $HOTLINES_ARTIFACTS.
+// java-shop (go-shop inside it), and compare what the workbench draws with the server's own
+// answers (a second `hotlines serve`, server_truth.mjs): load ap-cpu.jfr from the explorer's
+// context menu; Pricing.java's gutter icons and after-line text; a Hot Methods click lands on
+// the line resolveFrame names; double-click `discount` in the flame graph → Pricing.java:15;
+// the DestroyJavaVM thread pick makes line 15 the hottest (13.4%); the 1s-3s time window;
+// profiles dropped on the Profiles view (bytes, then a URI); ap-multi against the ap-cpu
+// baseline (red/green icons, deltas); the profile editor on ap-wall.jfr; the "Profile" lens
+// on go-shop's TestWorkload and "Profile Current Test" (Maven, offline); the Runs view;
+// "Profile Java Main Class…"; "Attach to JVM…" on a running Main; the remap notification for
+// a Go profile recorded with its package elsewhere. Screenshots go to $HOTLINES_ARTIFACTS.
 // Env: HOTLINES_BINARY, HOTLINES_SHARED_DIR, HARNESS (the harness BASE), VSIX, HOTLINES_ARTIFACTS.
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
@@ -75,7 +77,8 @@ async function cursorLine() {
   return Number(/Ln (\d+)/.exec(t)?.[1]);
 }
 
-// Gutter icons and after-line text of the visible editor, by 1-based line number.
+// Gutter icons (heat level 0-4, or 'slower'/'faster' with a baseline) and after-line text of
+// the visible editor, by 1-based line number.
 async function editorDecorations() {
   return page.evaluate(() => {
     const ed = document.querySelector('.editor-instance .monaco-editor');
@@ -88,8 +91,9 @@ async function editorDecorations() {
     const icons = {};
     for (const el of ed.querySelectorAll('.cgmr')) {
       const top = parseFloat(el.style.top || el.parentElement.style.top);
-      const m = /heat-(\d)\.svg/.exec(getComputedStyle(el).backgroundImage);
-      if (m && lineAt.has(top)) (icons[lineAt.get(top)] ??= []).push(Number(m[1]));
+      const bg = getComputedStyle(el).backgroundImage;
+      const m = /heat-(\d)\.svg/.exec(bg) ?? /diff-(slower|faster)\.svg/.exec(bg);
+      if (m && lineAt.has(top)) (icons[lineAt.get(top)] ??= []).push(/^\d$/.test(m[1]) ? Number(m[1]) : m[1]);
     }
     const texts = {};
     for (const el of ed.querySelectorAll('.view-lines > .view-line')) {
@@ -311,6 +315,181 @@ test('threads picked in the status bar: DestroyJavaVM makes line 15 the hottest'
   assert.deepEqual(dom.icons[32], [4], 'all threads again: line 32 is the hottest');
 });
 
+// Polls the visible editor's decorations until `done(dom)` holds (20 s at most).
+async function decorationsWhen(done) {
+  let dom;
+  for (let i = 0; i < 40; i++) {
+    dom = await editorDecorations();
+    if (done(dom)) break;
+    await page.waitForTimeout(500);
+  }
+  return dom;
+}
+
+async function statusPick(label) {
+  await page.locator('[id="hotlines.hotlines.status"], .statusbar-item', { hasText: /\.(jfr|pprof)/ }).first().click();
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().click();
+}
+
+test('time window from the status bar: 1s-3s annotates as the server\'s window', async () => {
+  await truth.request('workspace/executeCommand', { command: 'hotlines.setWindow', arguments: [{ from: '1s', to: '3s' }] });
+  const ann = await truth.request('hotlines/fileAnnotations', { textDocument: { uri: pathToFileURL(pricing).href } });
+  await truth.request('workspace/executeCommand', { command: 'hotlines.setWindow', arguments: [{}] });
+  const whole = await truth.request('hotlines/fileAnnotations', { textDocument: { uri: pathToFileURL(pricing).href } });
+  assert.ok(ann.total.value < whole.total.value, 'the window holds fewer samples');
+  const pct = (l) => `${((l.self.value / ann.total.value) * 100).toFixed(1)}% ${ann.event}`;
+  const top = ann.lines.find((l) => l.heat === 1);
+  await statusPick('Time Window…');
+  const input = page.locator('.quick-input-widget input.input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill('1s-3s');
+  await page.keyboard.press('Enter');
+  const dom = await decorationsWhen((d) => d.texts[top.line] === pct(top));
+  await shot('window-1s-3s');
+  for (const l of ann.lines) {
+    if (l.line > dom.lines || (l.self.value / ann.total.value) * 100 < 1) continue;
+    assert.equal(dom.texts[l.line], pct(l), `text on line ${l.line} in the window`);
+  }
+  assert.notEqual(pct(top), `${((whole.lines.find((l) => l.line === top.line).self.value / whole.total.value) * 100).toFixed(1)}% cpu`,
+    'the window changes the share');
+  await statusPick('Time Window…');
+  await input.waitFor({ state: 'visible' });
+  await input.fill('');
+  await page.keyboard.press('Enter');
+  const back = whole.lines.find((l) => l.heat === 1);
+  await decorationsWhen((d) => d.texts[back.line] === `${((back.self.value / whole.total.value) * 100).toFixed(1)}% cpu`);
+});
+
+test('a profile dropped on the Profiles view loads', async () => {
+  const file = path.join(folder, 'profiles/ap-multi.jfr');
+  const pane = await hotlinesPane('Profiles');
+  const tree = pane.locator('.monaco-list').first();
+  await tree.waitFor();
+  const drop = async (dt) => {
+    for (const type of ['dragenter', 'dragover', 'drop']) await tree.dispatchEvent(type, { dataTransfer: dt });
+  };
+  // A desktop file dropped on a browser-hosted VS Code comes as bytes only: it is copied to
+  // the extension's storage and loaded from there.
+  const collapsed = fs.readFileSync(path.join(folder, 'profiles/ap-cpu.collapsed'), 'utf8');
+  await drop(await page.evaluateHandle((text) => {
+    const d = new DataTransfer();
+    d.items.add(new File([text], 'dropped.collapsed'));
+    return d;
+  }, collapsed));
+  await page.locator('.statusbar-item', { hasText: 'dropped.collapsed' }).first().waitFor({ timeout: 60000 });
+  // A file dragged from the explorer or another application: its URI as text/uri-list.
+  await drop(await page.evaluateHandle((uri) => {
+    const d = new DataTransfer();
+    d.setData('text/uri-list', uri);
+    return d;
+  }, pathToFileURL(file).href));
+  await page.locator('.statusbar-item', { hasText: 'ap-multi.jfr' }).first().waitFor({ timeout: 60000 });
+  await pane.locator('.monaco-list-row', { hasText: 'ap-multi.jfr' }).first().waitFor();
+  await shot('dropped-profile');
+  const loaded = await truth.request('hotlines/loadProfile', { path: file });
+  const row = await pane.locator('.monaco-list-row', { hasText: 'ap-multi.jfr' }).first().innerText();
+  assert.match(row, new RegExp(`${loaded.samples} samples`));
+  const copy = await pane.locator('.monaco-list-row', { hasText: 'dropped.collapsed' }).first().innerText();
+  const lines = collapsed.split('\n').filter((l) => l.trim()).length;
+  assert.match(copy, new RegExp(`· ${lines} samples`), 'the dropped bytes loaded: one sample per collapsed line');
+});
+
+test('Compare with Baseline: ap-multi against ap-cpu draws red and green icons and the server\'s deltas', async () => {
+  // The truth session has ap-cpu (p1) and ap-multi (p2, active); ap-cpu is the baseline.
+  await truth.request('workspace/executeCommand', { command: 'hotlines.setBaseline', arguments: [{ profileId: 'p1' }] });
+  const ann = await truth.request('hotlines/fileAnnotations', { textDocument: { uri: pathToFileURL(pricing).href } });
+  await truth.request('workspace/executeCommand', { command: 'hotlines.setBaseline', arguments: [{}] });
+  const changed = ann.lines.filter((l) => Math.abs(l.delta) >= 0.05);
+  assert.ok(changed.some((l) => l.delta > 0) && changed.some((l) => l.delta < 0), 'some lines got slower, some faster');
+  await runCommand('View: Close All Editors');
+  await quickOpen('src/main/java/org/acme/shop/Pricing.java');
+  await page.locator('.tabs-container .tab.active', { hasText: /^Pricing\.java/ }).waitFor({ timeout: 20000 });
+  await runCommand('hotlines: Compare with Baseline');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'ap-cpu.jfr' }).first().click();
+  await page.locator('.statusbar-item', { hasText: 'vs ap-cpu.jfr' }).first().waitFor({ timeout: 20000 });
+  const text = (l) => `${l.delta >= 0 ? '+' : ''}${l.delta.toFixed(1)}% cpu vs baseline`;
+  const first = changed.find((l) => l.line <= 40);
+  const dom = await decorationsWhen((d) => d.texts[first.line] === text(first));
+  await shot('baseline-diff');
+  let checked = 0;
+  for (const l of ann.lines) {
+    if (l.line > dom.lines) continue;
+    if (Math.abs(l.delta) >= 0.05) {
+      assert.deepEqual(dom.icons[l.line], [l.delta > 0 ? 'slower' : 'faster'], `icon on line ${l.line} (delta ${l.delta})`);
+      assert.equal(dom.texts[l.line], text(l), `text on line ${l.line}`);
+      checked++;
+    } else assert.equal(dom.icons[l.line], undefined, `no icon on line ${l.line} (delta ${l.delta})`);
+  }
+  assert.ok(checked >= 2);
+  await runCommand('hotlines: Compare with Baseline');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'No baseline' }).first().click();
+  await decorationsWhen((d) => Object.values(d.icons).some((v) => typeof v[0] === 'number'));
+  const after = await editorDecorations();
+  assert.ok(!Object.values(after.icons).some((v) => typeof v[0] === 'string'), 'no diff icons without a baseline');
+});
+
+test('opening ap-wall.jfr (explorer, drop on the editor area) loads it and shows its flame graph', async () => {
+  await runCommand('View: Close All Editors');
+  await quickOpen('ap-wall.jfr');
+  await page.locator('.tabs-container .tab.active', { hasText: 'ap-wall.jfr' }).waitFor({ timeout: 20000 });
+  await page.locator('.statusbar-item', { hasText: 'ap-wall.jfr' }).first().waitFor({ timeout: 60000 });
+  let frame;
+  for (let i = 0; i < 60 && !frame; i++) {
+    for (const f of page.frames()) {
+      const ok = await f.evaluate(() => !!(window.hotlines && document.body.dataset.state === 'ready' && document.body.innerText.includes('wall (14,332 samples)'))).catch(() => false);
+      if (ok) frame = f;
+    }
+    if (!frame) await page.waitForTimeout(500);
+  }
+  assert.ok(frame, 'the profile editor shows the flame graph');
+  await shot('profile-editor');
+  const loaded = await truth.request('hotlines/loadProfile', { path: path.join(folder, 'profiles/ap-wall.jfr') });
+  const root = await frame.evaluate(() => window.hotlines.app.currentTree().totalCount[0]);
+  assert.equal(root, loaded.events.find((e) => e.name === loaded.defaultEvent).count);
+  // Double-click a frame with source: the editor opens beside the profile, which stays open.
+  const boxes = await frame.evaluate(() => window.hotlines.app.frames().filter((f) => f.name.endsWith('Pricing.discount')));
+  assert.ok(boxes.length > 0, 'discount is drawn');
+  const box = boxes.sort((a, b) => b.width - a.width)[0];
+  await frame.locator('body').dblclick({ position: { x: box.x + box.width / 2, y: box.y + box.height / 2 } });
+  await page.locator('.tabs-container .tab.active', { hasText: 'Pricing.java' }).waitFor({ timeout: 20000 });
+  await page.locator('.tabs-container .tab', { hasText: 'ap-wall.jfr' }).waitFor();
+  await shot('profile-editor-source');
+  // A JDK frame has no workspace source: the server's reason is shown instead, and nothing opens.
+  await page.locator('.tabs-container .tab', { hasText: 'ap-wall.jfr' }).click();
+  await frame.locator('button', { hasText: 'reset zoom' }).click(); // the double-click above zoomed into discount
+  let all = [];
+  for (let i = 0; i < 40 && !all.some((n) => n.startsWith('java.')); i++) {
+    await page.waitForTimeout(250);
+    all = await frame.evaluate(() => window.hotlines.app.frames().map((f) => f.name));
+  }
+  // JDK frames whose middle is on screen (the graph scrolls under the details bar).
+  const drawn = await frame.evaluate(() =>
+    window.hotlines.app.frames().filter((f) => f.name.startsWith('java.') && document.elementFromPoint(f.x + f.width / 2, f.y + f.height / 2)?.tagName === 'CANVAS'));
+  let j, why;
+  for (const f of drawn.sort((a, b) => b.width - a.width)) {
+    why = await truth.request('hotlines/resolveFrame', { function: f.name });
+    if (why.status === 'external') {
+      j = f;
+      break;
+    }
+  }
+  assert.ok(j, `a JDK frame is drawn: ${all.length} frames, ${all.slice(0, 20).join(', ')}`);
+  // (The first click may only focus the webview; a second click on a selected frame keeps it.)
+  for (let i = 0; i < 2; i++) {
+    await frame.locator('body').click({ position: { x: j.x + j.width / 2, y: j.y + j.height / 2 } });
+    await page.waitForTimeout(400);
+  }
+  // The page says why, with the server's reason (the document carries the resolution).
+  let details = '';
+  for (let i = 0; i < 40 && !details.includes(`external: ${why.reason}`); i++) {
+    await page.waitForTimeout(250);
+    details = await frame.locator('[data-role=details]').innerText();
+  }
+  assert.ok(details.includes(`external: ${why.reason}`), `the page explains ${j.name}: ${details}`);
+  assert.equal(await frame.locator('[data-role=open-source]').isDisabled(), true, 'no source to open');
+  await page.locator('.tabs-container .tab.active', { hasText: 'ap-wall.jfr' }).waitFor();
+});
+
 test('"Profile" lens on go-shop TestWorkload: the run\'s profile loads and annotates shop.go', async () => {
   await runCommand('View: Close All Editors');
   await quickOpen('shop_test.go');
@@ -385,4 +564,162 @@ test('"Profile Current Test" in PricingTest.discountIsFinite: a Maven run (offli
   for (const l of visible) assert.deepEqual(dom.icons[l.line], [Math.min(4, Math.floor(l.heat * 5))], `icon on Pricing.java:${l.line}`);
   assert.deepEqual(Object.keys(dom.icons).map(Number).sort((a, b) => a - b), visible.map((l) => l.line));
   assert.ok(dom.icons[15], 'the hot CPU line carries an icon');
+});
+
+// The hotlines view container's pane named `name` (the container opened, the pane expanded).
+async function hotlinesPane(name) {
+  const pane = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header .title', { hasText: name }) });
+  if (!(await pane.isVisible())) await page.locator('.activitybar .action-item a[aria-label^="hotlines"]').first().click();
+  await pane.waitFor();
+  const header = pane.locator('.pane-header');
+  if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+  return pane;
+}
+
+// Waits for the run's profile in the status bar, failing fast on the run's error toast.
+async function runLoaded(statusText, what) {
+  const failed = page.locator('.notifications-toasts', { hasText: `${what}:` }).first();
+  await Promise.race([
+    page.locator('.statusbar-item', { hasText: statusText }).first().waitFor({ timeout: 240000 }),
+    failed.waitFor({ timeout: 240000 }).then(async () => assert.fail(`the run failed: ${await failed.innerText()}`)),
+  ]);
+}
+
+// Pricing.java's icons equal the server's for the profile at `profilePath`.
+async function pricingMatches(profilePath, name) {
+  await truth.request('hotlines/loadProfile', { path: profilePath });
+  const ann = await truth.request('hotlines/fileAnnotations', { textDocument: { uri: pathToFileURL(pricing).href } });
+  const shown = ann.lines.filter((l) => l.heat > 0);
+  assert.ok(shown.length > 0, 'the server annotates Pricing.java');
+  await runCommand('View: Close All Editors');
+  await quickOpen('src/main/java/org/acme/shop/Pricing.java');
+  await page.locator('.tabs-container .tab.active', { hasText: /^Pricing\.java/ }).waitFor({ timeout: 20000 });
+  const visible = shown.filter((l) => l.line <= 45);
+  const dom = await decorationsWhen((d) => visible.every((l) => d.icons[l.line]));
+  await shot(name);
+  for (const l of visible.filter((x) => x.line <= dom.lines))
+    assert.deepEqual(dom.icons[l.line], [Math.min(4, Math.floor(l.heat * 5))], `icon on Pricing.java:${l.line}`);
+  assert.ok(dom.icons[15], 'the hot CPU line carries an icon');
+}
+
+test('Runs view: both runs are listed as profiled, and a click shows a run\'s output', async () => {
+  const pane = await hotlinesPane('Runs');
+  const goRow = pane.locator('.monaco-list-row', { hasText: 'TestWorkload' }).first();
+  await goRow.waitFor({ timeout: 20000 });
+  assert.match(await goRow.innerText(), /profiled in \d+\.\d s/);
+  assert.match(await pane.locator('.monaco-list-row', { hasText: 'PricingTest#discountIsFinite' }).first().innerText(), /profiled in \d+\.\d s/);
+  await goRow.click();
+  await page.locator('.tabs-container .tab.active', { hasText: /\.log/ }).waitFor({ timeout: 20000 });
+  const text = (await page.locator('.editor-instance .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
+  assert.match(text, /# TestWorkload — profiled in/);
+  assert.match(text, /\$ go test -count=1 -run '\^TestWorkload\$' -cpuprofile /);
+  assert.match(text, /hotlines: go exited with code 0/);
+  await shot('runs-view');
+});
+
+test('"Profile Java Main Class…": Main with argument 2, built by Maven, annotates Pricing.java', { skip: !fs.existsSync('/usr/share/maven-repo/org/apache/maven/plugins/maven-compiler-plugin') && 'no Debian Maven repository' }, async () => {
+  await runCommand('View: Close All Editors');
+  await runCommand('hotlines: Profile Java Main Class');
+  const input = page.locator('.quick-input-widget input.input');
+  await page.locator('.quick-input-widget', { hasText: 'Program arguments' }).waitFor({ timeout: 30000 });
+  await input.fill('2');
+  await page.keyboard.press('Enter');
+  await runLoaded(/org\.acme\.shop\.Main-.*\.jfr/, 'Main 2');
+  const pane = await hotlinesPane('Runs');
+  assert.match(await pane.locator('.monaco-list-row', { hasText: 'Main 2' }).first().innerText(), /profiled in/);
+  const runs = fs.readdirSync(path.join(folder, '.hotlines')).filter((f) => f.startsWith('org.acme.shop.Main-') && f.endsWith('.jfr'));
+  assert.equal(runs.length, 1, 'the run wrote one profile');
+  await pricingMatches(path.join(folder, '.hotlines', runs[0]), 'main-run-annotated');
+});
+
+test('"Attach to JVM…": 3 s of a running Main annotates Pricing.java; the JVM keeps running', async () => {
+  const classes = path.join(work, 'classes');
+  const src = path.join(folder, 'src/main/java/org/acme/shop');
+  execFileSync('javac', ['-d', classes, ...fs.readdirSync(src).map((f) => path.join(src, f))]);
+  const jvm = spawn('java', ['-XX:+UnlockDiagnosticVMOptions', '-XX:+DebugNonSafepoints', '-cp', classes, 'org.acme.shop.Main', '120'], { stdio: 'ignore' });
+  try {
+    // jcmd -l lists the JVM once its attach listener is up.
+    for (let i = 0; i < 60 && !execFileSync('jcmd', ['-l']).toString().includes(`${jvm.pid} org.acme.shop.Main`); i++) await page.waitForTimeout(500);
+    await runCommand('hotlines: Attach to JVM');
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: `pid ${jvm.pid}` }).first();
+    await row.waitFor({ timeout: 30000 });
+    assert.match(await row.innerText(), /org\.acme\.shop\.Main/);
+    await row.click();
+    const input = page.locator('.quick-input-widget input.input');
+    await page.locator('.quick-input-widget', { hasText: 'Seconds to record' }).waitFor();
+    await input.fill('3');
+    await page.keyboard.press('Enter');
+    await runLoaded(new RegExp(`pid${jvm.pid}-.*\\.jfr`), `Main (pid ${jvm.pid})`);
+    assert.equal(jvm.exitCode, null, 'the JVM is still running');
+    const pane = await hotlinesPane('Runs');
+    assert.match(await pane.locator('.monaco-list-row', { hasText: `pid ${jvm.pid}` }).first().innerText(), /profiled in [3-9]\.\d s/);
+    const runs = fs.readdirSync(path.join(folder, '.hotlines')).filter((f) => f.startsWith(`pid${jvm.pid}-`));
+    assert.equal(runs.length, 1, 'the run wrote one profile');
+    await pricingMatches(path.join(folder, '.hotlines', runs[0]), 'attach-annotated');
+  } finally {
+    jvm.kill('SIGKILL');
+  }
+});
+
+test('a Go profile recorded where the package lived elsewhere: the suggested remap is added and shop.go resolves', async () => {
+  // The same module with internal/shop at pkg/, tested outside the workspace: its recorded
+  // paths end in pkg/shop.go, which only weakly matches go-shop/internal/shop/shop.go.
+  const moved = path.join(work, 'moved');
+  fs.cpSync(path.join(env('HOTLINES_SHARED_DIR'), 'fixtures/go-shop'), moved, { recursive: true });
+  fs.renameSync(path.join(moved, 'internal/shop'), path.join(moved, 'pkg'));
+  const profile = path.join(work, 'moved.pprof');
+  execFileSync('go', ['test', '-count=1', '-run', '^TestWorkload$', '-cpuprofile', profile, './pkg'], { cwd: moved, env: { ...process.env, GOFLAGS: '' } });
+  const before = await truth.request('hotlines/loadProfile', { path: profile });
+  const report = await truth.request('hotlines/resolutionReport', { profileId: before.profileId });
+  const fix = report.failingPrefixes[0].suggestedRemap;
+  assert.deepEqual(fix, { from: path.join(moved, 'pkg'), to: path.join(folder, 'go-shop/internal/shop') });
+  const pane = await hotlinesPane('Profiles');
+  const tree = pane.locator('.monaco-list').first();
+  const dt = await page.evaluateHandle((uri) => {
+    const d = new DataTransfer();
+    d.setData('text/uri-list', uri);
+    return d;
+  }, pathToFileURL(profile).href);
+  for (const type of ['dragenter', 'dragover', 'drop']) await tree.dispatchEvent(type, { dataTransfer: dt });
+  const button = page.locator('.notifications-toasts .monaco-button', { hasText: `Remap ${fix.from} → ${fix.to}` }).first();
+  await button.waitFor({ timeout: 60000 });
+  await shot('remap-offer');
+  await button.click();
+  // The setting lands in the workspace; the server re-resolves and shop.go gets its heat.
+  for (let i = 0; i < 40; i++) {
+    const s = JSON.parse(fs.readFileSync(path.join(folder, '.vscode/settings.json'), 'utf8'));
+    if (s['hotlines.pathRemaps']) break;
+    await page.waitForTimeout(250);
+  }
+  const settings = JSON.parse(fs.readFileSync(path.join(folder, '.vscode/settings.json'), 'utf8'));
+  assert.deepEqual(settings['hotlines.pathRemaps'], [fix]);
+  truth.notify('workspace/didChangeConfiguration', { settings: { hotlines: { pathRemaps: [fix] } } });
+  const shopGo = path.join(folder, 'go-shop/internal/shop/shop.go');
+  let ann;
+  for (let i = 0; i < 40; i++) {
+    ann = await truth.request('hotlines/fileAnnotations', { textDocument: { uri: pathToFileURL(shopGo).href }, profileId: before.profileId });
+    if (ann.lines.some((l) => l.heat > 0)) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const shown = ann.lines.filter((l) => l.heat > 0);
+  assert.ok(shown.length > 0, 'with the remap the server annotates shop.go');
+  await page.locator('.statusbar-item', { hasText: /moved\.pprof · cpu · [1-9]\d*% resolved/ }).first().waitFor({ timeout: 30000 });
+  await runCommand('View: Close All Editors');
+  await quickOpen('go-shop/internal/shop/shop.go');
+  await page.locator('.tabs-container .tab.active', { hasText: /^shop\.go/ }).waitFor({ timeout: 20000 });
+  const dom = await decorationsWhen((d) => shown.every((l) => l.line > d.lines || d.icons[l.line]));
+  await shot('remap-resolved');
+  for (const l of shown.filter((x) => x.line <= dom.lines))
+    assert.deepEqual(dom.icons[l.line], [Math.min(4, Math.floor(l.heat * 5))], `icon on shop.go:${l.line}`);
+});
+
+test('hotlines.profiles in the workspace settings loads the listed profile', async () => {
+  const file = path.join(folder, '.vscode/settings.json');
+  const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
+  fs.writeFileSync(file, JSON.stringify({ ...settings, 'hotlines.profiles': ['profiles/jdk-profile.jfr'] }, null, 2));
+  await page.locator('.statusbar-item', { hasText: 'jdk-profile.jfr' }).first().waitFor({ timeout: 60000 });
+  const pane = await hotlinesPane('Profiles');
+  const loaded = await truth.request('hotlines/loadProfile', { path: path.join(folder, 'profiles/jdk-profile.jfr') });
+  assert.match(await pane.locator('.monaco-list-row', { hasText: 'jdk-profile.jfr' }).first().innerText(), new RegExp(`${loaded.samples} samples`));
+  await shot('settings-profiles');
 });

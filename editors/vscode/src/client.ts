@@ -1,6 +1,7 @@
 // Starts `hotlines serve` over stdio as a LanguageClient. Settings of the `hotlines` section go
 // as initializationOptions (and as didChangeConfiguration when they change); clientCommands is
-// on because this extension implements `hotlines.showCallers`. When the gutter draws the
+// on because this extension implements `hotlines.showCallers`; annotationsChanged tells the
+// extension when to redraw (session.ts). When the gutter draws the
 // after-line text, the server's inlay hints are held back so a line does not show it twice.
 import * as fs from 'fs';
 import * as vscode from 'vscode';
@@ -40,7 +41,7 @@ export function createClient(context: vscode.ExtensionContext, command: string):
   const serverOptions: ServerOptions = { command, args: ['serve'] };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [{ scheme: 'file' }],
-    initializationOptions: { ...serverSettings(), clientCommands: true },
+    initializationOptions: { ...serverSettings(), clientCommands: true, annotationsChanged: true },
     synchronize: { configurationSection: 'hotlines' },
     outputChannelName: 'hotlines server',
     middleware: {

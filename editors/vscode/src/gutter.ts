@@ -1,14 +1,16 @@
 // Gutter heat from hotlines/fileAnnotations: a 5-level icon per line with self weight, an
-// optional whole-line background, after-line text ("38.2% cpu") and overview-ruler marks.
+// optional whole-line background, after-line text ("38.2% cpu") and overview-ruler marks;
+// with a baseline, a red (slower) or green (faster) icon and "+1.2% cpu vs baseline".
 // Re-queried on profile load/reload, view change, editor visibility and (debounced) edits;
 // results are cached per document version. Toggle: `hotlines.toggleGutter`.
 import * as vscode from 'vscode';
-import { HEAT_COLORS, HEAT_LEVELS, hasHeat, heatLevel, lineLabel } from './heat';
+import { DIFF_COLORS, type DiffKind, HEAT_COLORS, HEAT_LEVELS, diffKind, hasHeat, heatLevel, lineLabel } from './heat';
 import * as P from './protocol';
 import type { Session } from './session';
 
 interface Decorations {
   icons: vscode.TextEditorDecorationType[]; // by level
+  diff: Record<DiffKind, vscode.TextEditorDecorationType>; // with a baseline
   text: vscode.TextEditorDecorationType;
 }
 
@@ -27,11 +29,20 @@ function makeDecorations(context: vscode.ExtensionContext, background: boolean):
       }),
     );
   }
+  const diffType = (kind: DiffKind) =>
+    vscode.window.createTextEditorDecorationType({
+      gutterIconPath: vscode.Uri.joinPath(context.extensionUri, 'media', `diff-${kind}.svg`),
+      gutterIconSize: 'contain',
+      isWholeLine: true,
+      backgroundColor: background ? `${DIFF_COLORS[kind]}26` : undefined,
+      overviewRulerColor: DIFF_COLORS[kind],
+      overviewRulerLane: vscode.OverviewRulerLane.Right,
+    });
   const text = vscode.window.createTextEditorDecorationType({
     after: { margin: '0 0 0 2em', color: new vscode.ThemeColor('editorCodeLens.foreground') },
     rangeBehavior: vscode.DecorationRangeBehavior.ClosedOpen,
   });
-  return { icons, text };
+  return { icons, diff: { slower: diffType('slower'), faster: diffType('faster') }, text };
 }
 
 export function activate(context: vscode.ExtensionContext, session: Session): void {
@@ -41,13 +52,14 @@ export function activate(context: vscode.ExtensionContext, session: Session): vo
   const cache = new Map<string, { version: number; result: P.FileAnnotations }>();
   const timers = new Map<string, NodeJS.Timeout>();
 
+  const all = () => [...deco.icons, deco.diff.slower, deco.diff.faster, deco.text];
   const clear = (editor: vscode.TextEditor) => {
-    for (const d of deco.icons) editor.setDecorations(d, []);
-    editor.setDecorations(deco.text, []);
+    for (const d of all()) editor.setDecorations(d, []);
   };
 
   const draw = (editor: vscode.TextEditor, ann: P.FileAnnotations) => {
     const byLevel: vscode.DecorationOptions[][] = deco.icons.map(() => []);
+    const byDiff: Record<DiffKind, vscode.DecorationOptions[]> = { slower: [], faster: [] };
     const texts: vscode.DecorationOptions[] = [];
     const measure = session.measure();
     const minPercent = vscode.workspace.getConfiguration('hotlines.annotations').get<number>('minPercent', 1);
@@ -55,7 +67,10 @@ export function activate(context: vscode.ExtensionContext, session: Session): vo
     for (const l of ann.lines) {
       if (l.line < 1 || l.line > editor.document.lineCount) continue;
       const range = new vscode.Range(l.line - 1, 0, l.line - 1, 0);
-      if (hasHeat(l)) byLevel[heatLevel(l.heat)].push({ range });
+      const diff = diffKind(l);
+      if (l.delta !== undefined) {
+        if (diff) byDiff[diff].push({ range });
+      } else if (hasHeat(l)) byLevel[heatLevel(l.heat)].push({ range });
       const label = showText ? lineLabel(l, ann.total, ann.event, measure, minPercent) : '';
       if (label) {
         const end = editor.document.lineAt(l.line - 1).range.end;
@@ -66,6 +81,8 @@ export function activate(context: vscode.ExtensionContext, session: Session): vo
       }
     }
     deco.icons.forEach((d, i) => editor.setDecorations(d, byLevel[i]));
+    editor.setDecorations(deco.diff.slower, byDiff.slower);
+    editor.setDecorations(deco.diff.faster, byDiff.faster);
     editor.setDecorations(deco.text, texts);
   };
 
@@ -106,7 +123,7 @@ export function activate(context: vscode.ExtensionContext, session: Session): vo
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('hotlines.gutter')) {
         enabled = config().get<boolean>('enabled', true);
-        for (const d of [...deco.icons, deco.text]) d.dispose();
+        for (const d of all()) d.dispose();
         deco = makeDecorations(context, config().get<boolean>('background', false));
       }
       if (e.affectsConfiguration('hotlines')) setTimeout(updateAll, 200); // after the server saw it
@@ -114,7 +131,7 @@ export function activate(context: vscode.ExtensionContext, session: Session): vo
     vscode.commands.registerCommand('hotlines.toggleGutter', async () => {
       await config().update('enabled', !enabled, vscode.ConfigurationTarget.Global);
     }),
-    { dispose: () => [...deco.icons, deco.text].forEach((d) => d.dispose()) },
+    { dispose: () => all().forEach((d) => d.dispose()) },
   );
   updateAll();
 }

@@ -23,6 +23,25 @@ export function heatIconSvg(level: number): string {
   );
 }
 
+// Diff mode (a baseline is set): a line whose share grew by at least 0.05 points is slower
+// (red), one whose share shrank as much is faster (green); the rest gets no icon.
+export type DiffKind = 'slower' | 'faster';
+export const DIFF_COLORS: Record<DiffKind, string> = { slower: '#e15759', faster: '#59a14f' };
+
+export function diffKind(line: LineAnnotation): DiffKind | undefined {
+  if (line.delta === undefined || Math.abs(line.delta) < 0.05) return undefined;
+  return line.delta > 0 ? 'slower' : 'faster';
+}
+
+// A 16x16 SVG: a triangle pointing up (slower) or down (faster).
+export function diffIconSvg(kind: DiffKind): string {
+  const points = kind === 'slower' ? '8,2 14,13 2,13' : '2,3 14,3 8,14';
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16">` +
+    `<polygon points="${points}" fill="${DIFF_COLORS[kind]}"/></svg>\n`
+  );
+}
+
 export function measureOf(w: Weight, measure: 'count' | 'value'): number {
   return measure === 'count' ? w.count : w.value;
 }

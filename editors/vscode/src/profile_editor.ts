@@ -2,7 +2,7 @@
 // *.pprof (the default editor for them) and *.collapsed (on request: "Open With…"). Opening
 // one — a double-click in the explorer, a file dropped on the editor area, "Open File…" —
 // loads it into the server (with progress, the same as "Load Profile…") and shows its flame
-// graph. Closing the editor keeps the profile loaded.
+// graph, redrawn when the file is rewritten. Closing the editor keeps the profile loaded.
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { answerOpenSource, showFlame, webviewOptions } from './flame_view';
@@ -27,13 +27,22 @@ class Provider implements vscode.CustomReadonlyEditorProvider {
       panel.webview.html = `<!DOCTYPE html><html><body><p>hotlines could not load this file (see the notification).</p></body></html>`;
       return;
     }
-    const answering = answerOpenSource(this.session, panel.webview, () => profile.profileId);
-    panel.onDidDispose(() => answering.dispose());
-    try {
-      await showFlame(this.context, this.session, panel.webview, profile);
-    } catch (e) {
-      void vscode.window.showErrorMessage(`hotlines: flame graph: ${e instanceof Error ? e.message : String(e)}`);
-    }
+    const show = async () => {
+      try {
+        await showFlame(this.context, this.session, panel.webview, profile);
+      } catch (e) {
+        void vscode.window.showErrorMessage(`hotlines: flame graph: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    };
+    const subscriptions = [
+      answerOpenSource(this.session, panel.webview, () => profile.profileId),
+      // The file rewritten (a new run into the same path): the graph follows.
+      this.session.onDidReload((p) => {
+        if (p.profileId === profile.profileId) void show();
+      }),
+    ];
+    panel.onDidDispose(() => subscriptions.forEach((d) => d.dispose()));
+    await show();
   }
 }
 

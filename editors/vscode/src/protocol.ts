@@ -223,6 +223,7 @@ export const testsInFile = new RequestType<{ textDocument: { uri: string } }, Te
 
 export const profileLoaded = new NotificationType<ProfileSummary>('hotlines/profileLoaded');
 export const profileChanged = new NotificationType<ProfileSummary>('hotlines/profileChanged');
+export const annotationsChanged = new NotificationType<Record<string, never>>('hotlines/annotationsChanged');
 export const runOutput = new NotificationType<RunOutput>('hotlines/runOutput');
 export const runFinished = new NotificationType<RunFinished>('hotlines/runFinished');
 

@@ -12,6 +12,9 @@ export class Session implements vscode.Disposable {
   // A profile loaded or reloaded (the client keeps one handler per notification: this is it).
   private readonly loaded = new vscode.EventEmitter<P.ProfileSummary>();
   readonly onDidLoad = this.loaded.event;
+  // A loaded profile's file was rewritten and loaded again (same id).
+  private readonly reloaded = new vscode.EventEmitter<P.ProfileSummary>();
+  readonly onDidReload = this.reloaded.event;
   profiles: P.ProfileSummary[] = [];
   active: P.ProfileSummary | undefined; // the one loaded last
   event = ''; // the session view's event as selected here ('' = the profile's default)
@@ -30,10 +33,13 @@ export class Session implements vscode.Disposable {
       this.loaded.fire(p);
       this.fire();
       if (fresh) void this.keepViewIfItShowsSomething(p);
+      else this.reloaded.fire(p);
     };
     this.context.subscriptions.push(
       this.client.onNotification(P.profileLoaded, (p) => onProfile(p, true)),
       this.client.onNotification(P.profileChanged, (p) => onProfile(p, false)),
+      // The server re-resolved a profile, or its view changed: everything shown asks again.
+      this.client.onNotification(P.annotationsChanged, () => this.fire()),
     );
   }
 
@@ -90,5 +96,6 @@ export class Session implements vscode.Disposable {
   dispose(): void {
     this.changed.dispose();
     this.loaded.dispose();
+    this.reloaded.dispose();
   }
 }

@@ -2,6 +2,7 @@
 // Methods (self/total, click → source through hotlines/resolveFrame) and Hot Lines (the
 // hottest (file, line) pairs by self, from a line-level hotlines/flameGraph). All refresh when
 // the session changes. Profile files dropped on the Profiles view load.
+import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { formatPercent, measureOf } from './heat';
@@ -87,24 +88,50 @@ class HotLinesProvider extends Provider {
   }
 }
 
-// Profile files dropped on the Profiles view (from the explorer or the desktop) load.
+// Profile files dropped on the Profiles view (from the explorer or another application) load.
+// A URI of this machine loads in place; one of another file system (a browser-hosted VS Code
+// hands over `vscode-local:` URIs, a dropped desktop file may come with its bytes only) is
+// copied to the extension's storage first.
 class DropProfiles implements vscode.TreeDragAndDropController<Item> {
   readonly dropMimeTypes = ['text/uri-list', 'files'];
   readonly dragMimeTypes: string[] = [];
-  constructor(private readonly session: Session) {}
+  constructor(private readonly session: Session, private readonly storage: vscode.Uri) {}
+
   async handleDrop(_target: Item | undefined, data: vscode.DataTransfer): Promise<void> {
-    const uris: vscode.Uri[] = [];
+    const dropped: { uri?: vscode.Uri; name: string; bytes?: () => Thenable<Uint8Array> }[] = [];
     const list = await data.get('text/uri-list')?.asString();
     for (const line of (list ?? '').split(/\r?\n/)) {
       const t = line.trim();
-      if (t && !t.startsWith('#')) uris.push(vscode.Uri.parse(t));
+      if (t && !t.startsWith('#')) dropped.push({ uri: vscode.Uri.parse(t), name: path.posix.basename(vscode.Uri.parse(t).path) });
     }
-    if (!uris.length)
+    if (!dropped.length)
       data.forEach((item) => {
         const f = item.asFile();
-        if (f?.uri) uris.push(f.uri);
+        if (f) dropped.push({ uri: f.uri, name: f.name, bytes: () => f.data() });
       });
-    for (const uri of uris.filter((u) => u.scheme === 'file')) await loadProfile(this.session, uri);
+    for (const d of dropped) {
+      const uri = await this.local(d);
+      if (uri) await loadProfile(this.session, uri);
+      else void vscode.window.showErrorMessage(`hotlines: cannot read the dropped file ${d.name}`);
+    }
+  }
+
+  private async local(d: { uri?: vscode.Uri; name: string; bytes?: () => Thenable<Uint8Array> }): Promise<vscode.Uri | undefined> {
+    if (d.uri?.scheme === 'file') return d.uri;
+    if (d.uri?.scheme === 'vscode-remote') return vscode.Uri.file(d.uri.path);
+    let bytes: Uint8Array | undefined;
+    try {
+      bytes = d.bytes ? await d.bytes() : d.uri ? await vscode.workspace.fs.readFile(d.uri) : undefined;
+    } catch {
+      // vscode-local: not readable from here; the browser may run on this machine
+      if (d.uri && fs.existsSync(d.uri.path)) return vscode.Uri.file(d.uri.path);
+    }
+    if (!bytes) return undefined;
+    const dir = vscode.Uri.joinPath(this.storage, 'dropped');
+    await vscode.workspace.fs.createDirectory(dir);
+    const copy = vscode.Uri.joinPath(dir, path.basename(d.name) || 'dropped-profile');
+    await vscode.workspace.fs.writeFile(copy, bytes);
+    return copy;
   }
 }
 
@@ -116,7 +143,7 @@ export function activate(context: vscode.ExtensionContext, session: Session): vo
   ];
   const [[, profiles], ...rest] = providers;
   context.subscriptions.push(
-    vscode.window.createTreeView('hotlines.profiles', { treeDataProvider: profiles, dragAndDropController: new DropProfiles(session) }),
+    vscode.window.createTreeView('hotlines.profiles', { treeDataProvider: profiles, dragAndDropController: new DropProfiles(session, context.globalStorageUri) }),
   );
   for (const [id, p] of rest) context.subscriptions.push(vscode.window.registerTreeDataProvider(id, p));
   context.subscriptions.push(session.onDidChange(() => providers.forEach(([, p]) => p.refresh())));

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { formatDelta, formatPercent, hasHeat, heatIconSvg, heatLevel, lineLabel } from '../src/heat';
+import { diffIconSvg, diffKind, formatDelta, formatPercent, hasHeat, heatIconSvg, heatLevel, lineLabel } from '../src/heat';
 import type { LineAnnotation } from '../src/protocol';
 
 const line = (self: number, total: number, heat: number, extra: Partial<LineAnnotation> = {}): LineAnnotation => ({
@@ -28,6 +28,20 @@ test('committed media/heat-N.svg are what heatIconSvg draws', () => {
     assert.equal(fs.readFileSync(file, 'utf8'), heatIconSvg(level), `heat-${level}.svg is stale: run node out/test/heat.test.js --write`);
   }
   assert.notEqual(heatIconSvg(0), heatIconSvg(4));
+});
+
+test('diff mode: red up for slower, green down for faster, nothing under 0.05 points', () => {
+  assert.equal(diffKind(line(1, 1, 0.1)), undefined, 'no baseline');
+  assert.equal(diffKind(line(1, 1, 0.1, { delta: 0.05 })), 'slower');
+  assert.equal(diffKind(line(1, 1, 0.1, { delta: 12.4 })), 'slower');
+  assert.equal(diffKind(line(1, 1, 0.1, { delta: -0.05 })), 'faster');
+  assert.equal(diffKind(line(1, 1, 0.1, { delta: 0.04 })), undefined);
+  for (const kind of ['slower', 'faster'] as const) {
+    const file = path.join(__dirname, '..', '..', 'media', `diff-${kind}.svg`);
+    assert.equal(fs.readFileSync(file, 'utf8'), diffIconSvg(kind), `diff-${kind}.svg is stale: run node out/test/heat.test.js --write`);
+  }
+  assert.match(diffIconSvg('slower'), /#e15759/);
+  assert.match(diffIconSvg('faster'), /#59a14f/);
 });
 
 test('percent formatting as the server prints it', () => {
@@ -59,4 +73,5 @@ test('lines with heat', () => {
 
 if (process.argv.includes('--write')) {
   for (let level = 0; level < 5; level++) fs.writeFileSync(path.join(__dirname, '..', '..', 'media', `heat-${level}.svg`), heatIconSvg(level));
+  for (const kind of ['slower', 'faster'] as const) fs.writeFileSync(path.join(__dirname, '..', '..', 'media', `diff-${kind}.svg`), diffIconSvg(kind));
 }
