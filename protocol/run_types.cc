@@ -178,7 +178,8 @@ json to_json(const TestsInFileResult &r) {
   return {{"uri", r.uri},
           {"language", r.language},
           {"tests", entries(r.tests)},
-          {"mains", entries(r.mains)}};
+          {"mains", entries(r.mains)},
+          {"classes", entries(r.classes)}};
 }
 
 } // namespace hotlines

@@ -106,10 +106,11 @@ struct Range {
 };
 json to_json(const Range &r);
 
-// A test, or (in TestsInFileResult::mains) a program's main method.
+// A test, or (in TestsInFileResult::mains) a program's main method, or (in ::classes) a test
+// class.
 struct TestEntry {
-  std::string kind;      // junit | goTest | goBenchmark | javaMain
-  std::string name;      // Class#method, TestXxx, BenchmarkXxx; the main class for javaMain
+  std::string kind;      // junit | goTest | goBenchmark | javaMain | junitClass
+  std::string name;      // Class#method, TestXxx, BenchmarkXxx; the class for javaMain, junitClass
   Range range;           // annotations, modifiers (mains) or func through the closing brace
   Range selection_range; // the method or function name
   json run;              // params for hotlines/run that profile this test (null if unknown)
@@ -117,7 +118,8 @@ struct TestEntry {
 struct TestsInFileResult {
   std::string uri, language; // java | go | "" (not a test file hotlines knows)
   std::vector<TestEntry> tests;
-  std::vector<TestEntry> mains; // Java main methods (any .java file)
+  std::vector<TestEntry> mains;   // Java main methods (any .java file)
+  std::vector<TestEntry> classes; // Java classes declaring JUnit tests (the whole class runs)
 };
 json to_json(const TestsInFileResult &r);
 

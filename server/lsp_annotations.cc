@@ -231,14 +231,14 @@ void LspServer::on_inlay_hint(const json &params, Reply reply) {
 void LspServer::on_code_lens(const json &params, Reply reply) {
   std::string uri = text_document_uri(params);
   if (uri.empty()) return reply.error(kInvalidParams, "params.textDocument.uri is required");
-  // With runLenses: "Profile" above every test and main method of the file
-  // (hotlines/testsInFile), tests first.
+  // With runLenses: "Profile" above every test, main method and test class of the file
+  // (hotlines/testsInFile), in that order.
   json run_lenses = json::array();
   TestsInFileResult tests;
   std::string tests_error;
   if (config_.run_lenses && tests_in_file(uri, &tests, &tests_error)) {
     const json found = to_json(tests);
-    for (const char *list : {"tests", "mains"})
+    for (const char *list : {"tests", "mains", "classes"})
       for (const json &t : found[list]) {
         if (t["run"].is_null()) continue;
         run_lenses.push_back({{"range", t["selectionRange"]},

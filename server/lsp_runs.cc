@@ -56,9 +56,12 @@ std::string find_up(fs::path dir, std::initializer_list<const char *> names) {
 json run_params_for(const FoundTest &t, const std::string &file) {
   fs::path dir = fs::path(file).parent_path();
   json run;
-  if (t.kind == FoundTest::Kind::junit || t.kind == FoundTest::Kind::java_main) {
+  if (t.kind == FoundTest::Kind::junit || t.kind == FoundTest::Kind::java_main ||
+      t.kind == FoundTest::Kind::junit_class) {
     run = t.kind == FoundTest::Kind::junit
               ? json{{"recipe", "java-test"}, {"class", t.class_name}, {"method", t.name}}
+          : t.kind == FoundTest::Kind::junit_class
+              ? json{{"recipe", "java-test"}, {"class", t.class_name}}
               : json{{"recipe", "java-main"}, {"mainClass", t.class_name}};
     std::string root = find_up(dir, {"pom.xml", "build.gradle", "build.gradle.kts",
                                      "settings.gradle", "settings.gradle.kts"});
@@ -230,13 +233,15 @@ bool LspServer::tests_in_file(const std::string &uri, TestsInFileResult *result,
   }
   auto entry = [&](const FoundTest &t) {
     TestEntry e;
-    e.kind = t.kind == FoundTest::Kind::junit       ? "junit"
-             : t.kind == FoundTest::Kind::go_test   ? "goTest"
-             : t.kind == FoundTest::Kind::java_main ? "javaMain"
-                                                    : "goBenchmark";
-    e.name = t.kind == FoundTest::Kind::junit       ? t.class_name + "#" + t.name
-             : t.kind == FoundTest::Kind::java_main ? t.class_name
-                                                    : t.name;
+    e.kind = t.kind == FoundTest::Kind::junit         ? "junit"
+             : t.kind == FoundTest::Kind::go_test     ? "goTest"
+             : t.kind == FoundTest::Kind::java_main   ? "javaMain"
+             : t.kind == FoundTest::Kind::junit_class ? "junitClass"
+                                                      : "goBenchmark";
+    e.name = t.kind == FoundTest::Kind::junit ? t.class_name + "#" + t.name
+             : t.kind == FoundTest::Kind::java_main || t.kind == FoundTest::Kind::junit_class
+                 ? t.class_name
+                 : t.name;
     e.range = {{t.range.start.line, t.range.start.character},
                {t.range.end.line, t.range.end.character}};
     e.selection_range = {{t.selection.start.line, t.selection.start.character},
@@ -246,6 +251,7 @@ bool LspServer::tests_in_file(const std::string &uri, TestsInFileResult *result,
   };
   for (const FoundTest &t : find_tests(lang, text)) result->tests.push_back(entry(t));
   for (const FoundTest &t : find_mains(lang, text)) result->mains.push_back(entry(t));
+  for (const FoundTest &t : find_test_classes(lang, text)) result->classes.push_back(entry(t));
   return true;
 }
 

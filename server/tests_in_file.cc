@@ -161,9 +161,17 @@ std::vector<FoundTest> java_methods(std::string_view text, FoundTest::Kind want)
     std::string name;
     int depth;  // brace depth of its body
     bool named; // top-level or a member of a named class: the JVM knows it as Outer$Inner
+    size_t begin = 0, name_token = 0; // its declaration's first character, its name
+    int tests = 0;                    // JUnit tests it declares itself
   };
   std::vector<Class> classes;
   std::string pending_class;
+  size_t pending_begin = 0, pending_name = 0;
+  auto class_name = [&] {
+    std::string cls;
+    for (const Class &c : classes) cls += (cls.empty() ? "" : "$") + c.name;
+    return package.empty() ? cls : package + "." + cls;
+  };
   int depth = 0;
   size_t member_start = SIZE_MAX; // first annotation of the next member
   bool test_annotated = false;    // one of them marks a test
@@ -181,25 +189,26 @@ std::vector<FoundTest> java_methods(std::string_view text, FoundTest::Kind want)
           !member_of_dot && !(i > 0 && is(t[i - 1], "@")) && i + 1 < t.size() &&
           t[i + 1].kind == Token::Kind::ident) {
         pending_class = std::string(t[i + 1].text);
+        pending_begin = member_start != SIZE_MAX ? member_start : t[decl_start].begin;
+        pending_name = i + 1;
         i++;
         continue;
       }
       // A method name: an identifier followed by '(' directly in a class body.
       if (i + 1 < t.size() && is(t[i + 1], "(") && !classes.empty() &&
           depth == classes.back().depth) {
-        bool wanted = want == FoundTest::Kind::junit
-                          ? test_annotated
-                          : classes.back().named && is(k, "main") &&
-                                is_java_main(t, decl_start, i, matching(t, i + 1));
+        bool wanted = want == FoundTest::Kind::java_main
+                          ? classes.back().named && is(k, "main") &&
+                                is_java_main(t, decl_start, i, matching(t, i + 1))
+                          : test_annotated;
         if (!wanted) {
           member_start = SIZE_MAX;
           continue;
         }
+        classes.back().tests++;
         FoundTest f;
         f.kind = want;
-        std::string cls;
-        for (const Class &c : classes) cls += (cls.empty() ? "" : "$") + c.name;
-        f.class_name = package.empty() ? cls : package + "." + cls;
+        f.class_name = class_name();
         f.name = std::string(k.text);
         f.selection = pos.range(k.begin, k.end);
         size_t close = matching(t, i + 1), end = close;
@@ -208,7 +217,7 @@ std::vector<FoundTest> java_methods(std::string_view text, FoundTest::Kind want)
         size_t end_offset = end < t.size() ? t[end].end : text.size();
         size_t start = want == FoundTest::Kind::junit ? member_start : t[decl_start].begin;
         f.range = pos.range(start, end_offset);
-        tests.push_back(std::move(f));
+        if (want != FoundTest::Kind::junit_class) tests.push_back(std::move(f));
         member_start = SIZE_MAX;
         test_annotated = false;
         i = end < t.size() ? end : t.size();
@@ -237,14 +246,31 @@ std::vector<FoundTest> java_methods(std::string_view text, FoundTest::Kind want)
       if (!pending_class.empty()) {
         bool named = classes.empty() ? depth == 1
                                      : classes.back().named && depth == classes.back().depth + 1;
-        classes.push_back({pending_class, depth, named});
+        classes.push_back({pending_class, depth, named, pending_begin, pending_name});
         pending_class.clear();
       }
     } else if (is(k, "}")) {
-      if (!classes.empty() && classes.back().depth == depth) classes.pop_back();
+      if (!classes.empty() && classes.back().depth == depth) {
+        const Class &c = classes.back();
+        if (want == FoundTest::Kind::junit_class && c.named && c.tests > 0) {
+          FoundTest f;
+          f.kind = want;
+          f.class_name = class_name();
+          f.name = c.name;
+          f.selection = pos.range(t[c.name_token].begin, t[c.name_token].end);
+          f.range = pos.range(c.begin, k.end);
+          tests.push_back(std::move(f));
+        }
+        classes.pop_back();
+      }
       depth--;
     }
   }
+  // Classes end after their members: back to the order of their declarations.
+  std::stable_sort(tests.begin(), tests.end(), [](const FoundTest &a, const FoundTest &b) {
+    const SourcePos &x = a.range.start, &y = b.range.start;
+    return x.line != y.line ? x.line < y.line : x.character < y.character;
+  });
   return tests;
 }
 
@@ -312,6 +338,11 @@ std::vector<FoundTest> find_tests(TestLanguage language, std::string_view text) 
 std::vector<FoundTest> find_mains(TestLanguage language, std::string_view text) {
   if (language != TestLanguage::java) return {};
   return java_methods(text, FoundTest::Kind::java_main);
+}
+
+std::vector<FoundTest> find_test_classes(TestLanguage language, std::string_view text) {
+  if (language != TestLanguage::java) return {};
+  return java_methods(text, FoundTest::Kind::junit_class);
 }
 
 } // namespace hotlines

@@ -23,12 +23,13 @@ struct SourceRange {
 };
 
 struct FoundTest {
-  enum class Kind { junit, go_test, go_benchmark, java_main };
+  enum class Kind { junit, go_test, go_benchmark, java_main, junit_class };
   Kind kind = Kind::junit;
   std::string class_name; // Java: package.Outer$Inner; Go: ""
-  std::string name;       // the method or function name ("main" for java_main)
-  SourceRange range;      // first annotation, modifier or `func` through the closing brace
-  SourceRange selection;  // the name
+  std::string
+      name; // the method or function name ("main" for java_main; the class's own for junit_class)
+  SourceRange range;     // first annotation, modifier or `func` through the closing brace
+  SourceRange selection; // the name
 };
 
 enum class TestLanguage { none, java, go };
@@ -43,5 +44,10 @@ std::vector<FoundTest> find_tests(TestLanguage language, std::string_view text);
 // main(String[] args)`, also `String... a`, `String a[]`, `final`, annotations, in top-level
 // and nested classes (not local or anonymous ones). Empty for other languages.
 std::vector<FoundTest> find_mains(TestLanguage language, std::string_view text);
+
+// The Java classes that declare JUnit tests themselves (kind junit_class), in source order;
+// `range` runs from the class's first annotation or modifier through its closing brace. Empty
+// for other languages.
+std::vector<FoundTest> find_test_classes(TestLanguage language, std::string_view text);
 
 } // namespace hotlines

@@ -33,6 +33,45 @@ TEST(TestsInFile, FixtureJUnit4) {
   EXPECT_EQ(where(tests[1].range), "17:4-21:5");
 }
 
+TEST(TestsInFile, TestClasses) {
+  std::string fixture =
+      test::shared_path("fixtures/java-shop/src/test/java/org/acme/shop/PricingTest.java");
+  auto classes = find_test_classes(TestLanguage::java, test::read_file(fixture));
+  ASSERT_EQ(classes.size(), 1u);
+  EXPECT_EQ(classes[0].kind, FoundTest::Kind::junit_class);
+  EXPECT_EQ(classes[0].class_name, "org.acme.shop.PricingTest");
+  EXPECT_EQ(classes[0].name, "PricingTest");
+  EXPECT_EQ(where(classes[0].range), "6:0-22:1");       // public class .. closing brace
+  EXPECT_EQ(where(classes[0].selection), "6:13-6:24"); // PricingTest
+
+  const char *src = R"(package a;
+@RunWith(X.class)
+public class OuterTest {
+  static class Helper { void run() {} }
+  @Nested
+  class InnerTest {
+    @Test void inner() {}
+  }
+  class OnlyNested {
+    class Deep { @Test void deep() {} }
+  }
+  @Test
+  void outer() {}
+}
+class NoTests { void plain() {} }
+)";
+  classes = find_test_classes(TestLanguage::java, src);
+  ASSERT_EQ(classes.size(), 3u);
+  // Declaration order: a class starts before the classes it holds.
+  EXPECT_EQ(classes[0].class_name, "a.OuterTest");
+  EXPECT_EQ(where(classes[0].range), "1:0-13:1"); // from @RunWith
+  EXPECT_EQ(where(classes[0].selection), "2:13-2:22");
+  EXPECT_EQ(classes[1].class_name, "a.OuterTest$InnerTest");
+  EXPECT_EQ(where(classes[1].range), "4:2-7:3"); // from @Nested
+  EXPECT_EQ(classes[2].class_name, "a.OuterTest$OnlyNested$Deep");
+  EXPECT_TRUE(find_test_classes(TestLanguage::go, "func TestX(t *testing.T) {}").empty());
+}
+
 TEST(TestsInFile, JavaEdgeCases) {
   const char *src = R"(package a.b;
 /* @Test void commented() {} */
