@@ -532,6 +532,11 @@ test('"Profile Current Test" in PricingTest.discountIsFinite: a Maven run (offli
   await quickOpen('PricingTest.java');
   await page.locator('.tabs-container .tab.active', { hasText: 'PricingTest.java' }).waitFor({ timeout: 20000 });
   await page.locator('.editor-instance .monaco-editor .view-line').first().waitFor();
+  // A "Profile" lens on the class and on each of its two tests (the server's testsInFile).
+  const lenses = page.locator('.contentWidgets .codelens-decoration a', { hasText: 'Profile' });
+  await lenses.nth(2).waitFor({ timeout: 30000 });
+  assert.equal(await lenses.count(), 1 + tests.tests.length);
+  assert.equal(tests.classes.length, 1);
   await page.keyboard.press('Control+G');
   await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
   await page.keyboard.type(`${t.selectionRange.start.line + 2}`);

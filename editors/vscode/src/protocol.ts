@@ -185,7 +185,7 @@ export interface RunFinished {
 }
 
 export interface TestInFile {
-  kind: 'junit' | 'goTest' | 'goBenchmark' | 'javaMain';
+  kind: 'junit' | 'goTest' | 'goBenchmark' | 'javaMain' | 'junitClass';
   name: string;
   range: Range;
   selectionRange: Range;
@@ -196,6 +196,7 @@ export interface TestsInFile {
   language: string;
   tests: TestInFile[];
   mains?: TestInFile[]; // Java classes with a main method (kind javaMain, a java-main run)
+  classes?: TestInFile[]; // Java classes declaring tests (kind junitClass, the whole class)
 }
 
 export interface JvmInfo {

@@ -1,7 +1,8 @@
-// "Profile" code lenses on JUnit and Go tests and on Java main methods (hotlines/testsInFile)
-// and "Profile Current Test". A lens runs its ready-made hotlines/run params through the Runs
-// view (runs.ts) with the hotlines.runs.buildArgs setting added; a main's lens asks for
-// program arguments first (java_main.ts).
+// "Profile" code lenses on JUnit and Go tests, JUnit test classes and Java main methods
+// (hotlines/testsInFile), and "Profile Current Test" (the innermost test or class at the
+// cursor). A lens runs its ready-made hotlines/run params through the Runs view (runs.ts)
+// with the hotlines.runs.buildArgs setting added; a main's lens asks for program arguments
+// first (java_main.ts).
 import * as vscode from 'vscode';
 import { profileMain } from './java_main';
 import * as P from './protocol';
@@ -14,6 +15,12 @@ function shortName(t: P.TestInFile): string {
   const hash = t.name.indexOf('#');
   const cls = hash >= 0 ? t.name.slice(0, hash) : t.name;
   return cls.slice(cls.lastIndexOf('.') + 1) + (hash >= 0 ? t.name.slice(hash) : '');
+}
+
+// The test or test class whose range holds `line` most tightly.
+function innermost(tests: P.TestInFile[], line: number): P.TestInFile | undefined {
+  const size = (t: P.TestInFile) => t.range.end.line - t.range.start.line;
+  return tests.filter((x) => x.range.start.line <= line && line <= x.range.end.line).sort((a, b) => size(a) - size(b))[0];
 }
 
 export function activate(context: vscode.ExtensionContext, session: Session, runs: Runs): void {
@@ -32,6 +39,7 @@ export function activate(context: vscode.ExtensionContext, session: Session, run
       };
       return [
         ...r.tests.map((t) => lens(t, 'hotlines.profileTest', `Run ${t.name} with the profiler and annotate the result`)),
+        ...(r.classes ?? []).map((c) => lens(c, 'hotlines.profileTest', `Run every test of ${c.name} with the profiler and annotate the result`)),
         ...(r.mains ?? []).map((m) => lens(m, 'hotlines.profileMain', `Run ${m.name} with the profiler and annotate the result`)),
       ];
     },
@@ -46,7 +54,7 @@ export function activate(context: vscode.ExtensionContext, session: Session, run
       if (!ed) return;
       const line = ed.selection.active.line;
       const r = await testsIn(session, ed.document.uri);
-      const t = r.tests.find((x) => x.range.start.line <= line && line <= x.range.end.line);
+      const t = innermost([...r.tests, ...(r.classes ?? [])], line);
       if (!t) {
         void vscode.window.showInformationMessage('hotlines: the cursor is not in a test');
         return;
