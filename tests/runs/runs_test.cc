@@ -321,7 +321,7 @@ TEST_F(Runs, JavaTestPlainClasspathJUnit4) {
   ASSERT_TRUE(done["profileId"].is_string()) << done.dump();
   std::string out = output_of(id);
   EXPECT_NE(out.find("OK (1 test)"), std::string::npos) << out; // only the one method ran
-  std::vector<std::string> top = top_lines(done["profilePath"], 3);
+  std::vector<std::string> top = top_lines(done["profilePath"], 3, kShopPackage);
   EXPECT_TRUE(contains(top, "Pricing.java:15")) << testing::PrintToString(top);
   std::cout << "java-test classpath: " << done["durationMs"] << " ms, top lines "
             << testing::PrintToString(top) << "\n";
@@ -356,7 +356,7 @@ TEST_F(Runs, JavaTestJUnit5ConsoleLauncher) {
   ASSERT_TRUE(done["profileId"].is_string()) << done.dump();
   EXPECT_NE(output_of(id).find("[         1 tests successful      ]"), std::string::npos)
       << output_of(id);
-  std::vector<std::string> top = top_lines(done["profilePath"], 3);
+  std::vector<std::string> top = top_lines(done["profilePath"], 3, kShopPackage);
   EXPECT_TRUE(contains(top, "Pricing.java:15")) << testing::PrintToString(top);
   std::cout << "java-test junit5 console: " << done["durationMs"] << " ms, top lines "
             << testing::PrintToString(top) << "\n";
@@ -385,7 +385,7 @@ TEST_F(Runs, JavaTestMavenOffline) {
   ASSERT_TRUE(done["profileId"].is_string()) << done.dump();
   std::string out = output_of(id);
   EXPECT_NE(out.find("Tests run: 1, Failures: 0"), std::string::npos) << out;
-  std::vector<std::string> top = top_lines(done["profilePath"], 3);
+  std::vector<std::string> top = top_lines(done["profilePath"], 3, kShopPackage);
   EXPECT_TRUE(contains(top, "Pricing.java:15")) << testing::PrintToString(top);
   std::cout << "java-test maven: " << done["durationMs"] << " ms, top lines "
             << testing::PrintToString(top) << "\n";
