@@ -8,8 +8,9 @@
 // profiles dropped on the Profiles view (bytes, then a URI); ap-multi against the ap-cpu
 // baseline (red/green icons, deltas); the profile editor on ap-wall.jfr; the "Profile" lens
 // on go-shop's TestWorkload and "Profile Current Test" (Maven, offline); the Runs view;
-// "Profile Java Main Class…"; "Attach to JVM…" on a running Main; the remap notification for
-// a Go profile recorded with its package elsewhere. Screenshots go to $HOTLINES_ARTIFACTS.
+// "Profile Java Main Class…" and a cancelled one; "Attach to JVM…" on a running Main; the
+// remap notification for a Go profile recorded with its package elsewhere; hotlines.profiles.
+// Screenshots go to $HOTLINES_ARTIFACTS.
 // Env: HOTLINES_BINARY, HOTLINES_SHARED_DIR, HARNESS (the harness BASE), VSIX, HOTLINES_ARTIFACTS.
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
@@ -635,6 +636,29 @@ test('"Profile Java Main Class…": Main with argument 2, built by Maven, annota
   const runs = fs.readdirSync(path.join(folder, '.hotlines')).filter((f) => f.startsWith('org.acme.shop.Main-') && f.endsWith('.jfr'));
   assert.equal(runs.length, 1, 'the run wrote one profile');
   await pricingMatches(path.join(folder, '.hotlines', runs[0]), 'main-run-annotated');
+});
+
+test('Runs view: Cancel on a running Main 60 stops it; the run reads cancelled', { skip: !fs.existsSync('/usr/share/maven-repo/org/apache/maven/plugins/maven-compiler-plugin') && 'no Debian Maven repository' }, async () => {
+  await runCommand('hotlines: Profile Java Main Class');
+  const input = page.locator('.quick-input-widget input.input');
+  await page.locator('.quick-input-widget', { hasText: 'Program arguments' }).waitFor({ timeout: 30000 });
+  assert.equal(await input.inputValue(), '2', 'the last arguments are remembered');
+  await input.fill('60');
+  await page.keyboard.press('Enter');
+  const pane = await hotlinesPane('Runs');
+  const row = pane.locator('.monaco-list-row', { hasText: 'Main 60' }).first();
+  await row.waitFor({ timeout: 30000 });
+  // Cancel once the program runs (after Maven's compile).
+  const running = () => execFileSync('ps', ['-eo', 'args']).toString().split('\n').some((l) => l.includes('org.acme.shop.Main 60'));
+  for (let i = 0; i < 240 && !running(); i++) await page.waitForTimeout(250);
+  assert.ok(running(), 'Main 60 started');
+  assert.match(await row.innerText(), /running \d+\.\d s/);
+  await row.hover();
+  await row.locator('.action-label[aria-label="Cancel Run"]').click();
+  await pane.locator('.monaco-list-row', { hasText: 'Main 60' }).filter({ hasText: 'cancelled after' }).first().waitFor({ timeout: 30000 });
+  await shot('run-cancelled');
+  for (let i = 0; i < 40 && running(); i++) await page.waitForTimeout(250);
+  assert.ok(!running(), 'no Main 60 process is left');
 });
 
 test('"Attach to JVM…": 3 s of a running Main annotates Pricing.java; the JVM keeps running', async () => {
