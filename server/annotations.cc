@@ -91,7 +91,8 @@ std::vector<std::string> file_keys_for_path(const LineKeys &keys, std::string_vi
   return out;
 }
 
-FileAnnotationsResult annotations_result(const FileHeat &heat, const TextDocument *doc) {
+FileAnnotationsResult annotations_result(const FileHeat &heat, const TextDocument *doc,
+                                         bool by_value) {
   FileAnnotationsResult r;
   r.event = heat.event;
   r.unit = heat.unit;
@@ -102,7 +103,6 @@ FileAnnotationsResult annotations_result(const FileHeat &heat, const TextDocumen
   for (const HeatLine &l : heat.lines) rows[l.line].first = &l;
   if (heat.baseline)
     for (const HeatLine &l : heat.baseline->lines) rows[l.line].second = &l;
-  const bool by_value = heat.unit != "samples" && heat.unit != "count" && !heat.unit.empty();
   auto share = [by_value](Weight w, Weight whole) {
     int64_t part = by_value ? w.value : w.count, all = by_value ? whole.value : whole.count;
     return all == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(all);

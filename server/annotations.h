@@ -30,8 +30,10 @@ Answer<HotMethodsResult> hot_methods(const ProfileIndex &index, const HotMethods
 std::vector<std::string> file_keys_for_path(const LineKeys &keys, std::string_view path);
 
 // The fileAnnotations result of `heat`, its lines mapped into `doc` (null: the file as
-// profiled). Lines deleted in the document are left out.
-FileAnnotationsResult annotations_result(const FileHeat &heat, const TextDocument *doc);
+// profiled). Lines deleted in the document are left out. With a baseline, `delta` is the
+// change of the line's self share of the value (`by_value`) or of the sample count.
+FileAnnotationsResult annotations_result(const FileHeat &heat, const TextDocument *doc,
+                                         bool by_value);
 
 // How many trailing path components `path` and the recorded `key` share.
 size_t common_trailing_components(std::string_view path, std::string_view key);

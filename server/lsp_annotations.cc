@@ -172,7 +172,8 @@ void LspServer::on_file_annotations(const json &params, Reply reply) {
             [this, reply, p](const LoadedProfile *lp, std::shared_ptr<const FileHeat> heat,
                              const std::string &error) {
               if (heat_failed(reply, error)) return;
-              FileAnnotationsResult r = annotations_result(*heat, document(p.uri));
+              FileAnnotationsResult r =
+                  annotations_result(*heat, document(p.uri), config_.measure != "count");
               r.uri = p.uri;
               r.profile_id = lp->id;
               reply(to_json(r));
@@ -197,7 +198,7 @@ void LspServer::on_inlay_hint(const json &params, Reply reply) {
               if (!heat) return reply(hints);
               const TextDocument *doc = document(uri);
               HeatText t = heat_text(*heat);
-              FileAnnotationsResult r = annotations_result(*heat, doc);
+              FileAnnotationsResult r = annotations_result(*heat, doc, config_.measure != "count");
               HeatText bt = t; // shares of the baseline's total
               if (heat->baseline) bt.view_total = heat->baseline->view_total;
               for (const LineAnnotation &l : r.lines) {
@@ -289,7 +290,8 @@ void LspServer::publish_diagnostics(const std::string &uri) {
               json diags = json::array();
               if (heat) {
                 HeatText t = heat_text(*heat);
-                for (const LineAnnotation &l : annotations_result(*heat, doc).lines) {
+                for (const LineAnnotation &l :
+                     annotations_result(*heat, doc, config_.measure != "count").lines) {
                   if (shown_share(t, l.self) < config_.min_percent) continue;
                   int64_t line = l.line - 1;
                   int64_t end = doc && line < static_cast<int64_t>(doc->lines().size())
