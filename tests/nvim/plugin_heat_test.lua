@@ -1,6 +1,7 @@
 -- The plugin's heat on Pricing.java (java-shop, ap-cpu.jfr): the extmarks carry the
--- server's numbers (compared with hotlines/fileAnnotations), follow :HotlinesThreads and
--- :HotlinesWindow, move and vanish with edits, and :HotlinesToggle hides and shows them.
+-- server's numbers (compared with hotlines/fileAnnotations), follow :HotlinesThreads,
+-- :HotlinesWindow and view changes made behind the plugin (hotlines/annotationsChanged), move
+-- and vanish with edits, and :HotlinesToggle hides and shows them.
 -- Run by tests/nvim_plugin.cmake (headless, only editors/nvim on the runtimepath).
 local dir = debug.getinfo(1, 'S').source:sub(2):match('(.*)/')
 local t = dofile(dir .. '/lib/plugin_harness.lua')
@@ -126,6 +127,17 @@ t.run(function()
   seq = heat.seq
   vim.cmd('HotlinesWindow')
   t.check(t.wait_redraw(buf, seq), ':HotlinesWindow without bounds redraws')
+
+  -- A view change the plugin did not make (another client of the server, a raw command): the
+  -- server's hotlines/annotationsChanged redraws the heat with the server's numbers.
+  seq = heat.seq
+  t.server(buf, 'workspace/executeCommand', { command = 'hotlines.selectThreads', arguments = { { threads = { 'DestroyJavaVM' } } } })
+  t.check(t.wait_redraw(buf, seq), 'annotationsChanged redraws')
+  ann = t.marks_match_server(buf, 'thread DestroyJavaVM, selected behind the plugin')
+  t.check(t.marks(buf)[15] and t.marks(buf)[15].text == '13.4% cpu', 'line 15 reads "13.4% cpu" again')
+  seq = heat.seq
+  t.server(buf, 'workspace/executeCommand', { command = 'hotlines.selectThreads', arguments = { { threads = {} } } })
+  t.check(t.wait_redraw(buf, seq), 'annotationsChanged redraws for all threads')
 
   -- Toggle off: no marks; on: the marks are back.
   vim.cmd('HotlinesToggle')

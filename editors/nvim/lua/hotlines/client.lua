@@ -44,6 +44,8 @@ local function handlers()
   return {
     ['hotlines/profileLoaded'] = function(_, result, ctx) require('hotlines.heat').on_profile(ctx.client_id, result) end,
     ['hotlines/profileChanged'] = function(_, result, ctx) require('hotlines.heat').on_profile(ctx.client_id, result) end,
+    -- Re-resolved sources (sourceRoots, pathRemaps, a new index), a changed view or baseline.
+    ['hotlines/annotationsChanged'] = function(_, _, ctx) require('hotlines.heat').refresh_all(ctx.client_id) end,
     ['hotlines/runOutput'] = function(_, result, ctx) require('hotlines.run').on_output(ctx.client_id, result) end,
     ['hotlines/runFinished'] = function(_, result, ctx) require('hotlines.run').on_finished(ctx.client_id, result) end,
     -- A request: the flame graph page, or a frame double-clicked in it.
@@ -73,7 +75,8 @@ function M.start(root)
     cmd = cfg.cmd,
     root_dir = root,
     workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
-    init_options = next(cfg.settings) and cfg.settings or vim.empty_dict(),
+    -- The settings, and annotationsChanged: the server says when the heat should be redrawn.
+    init_options = vim.tbl_extend('force', {}, cfg.settings, { annotationsChanged = true }),
     handlers = handlers(),
   })
   M.by_root[root] = id
