@@ -91,6 +91,19 @@ std::vector<std::string> file_keys_for_path(const LineKeys &keys, std::string_vi
   return out;
 }
 
+std::vector<std::string> recorded_keys_named(const LineKeys &keys, std::string_view name) {
+  if (keys.find_file(name) != kNoKey) return {std::string(name)};
+  size_t parts = 0;
+  for (size_t i = 0; i < name.size(); i++)
+    if (name[i] != '/' && name[i] != '\\' && (i == 0 || name[i - 1] == '/' || name[i - 1] == '\\'))
+      parts++;
+  std::vector<std::string> out;
+  for (uint32_t f = 0; parts > 0 && f < keys.file_count(); f++)
+    if (common_trailing_components(name, keys.file_name(f)) == parts)
+      out.push_back(keys.file_name(f));
+  return out;
+}
+
 FileAnnotationsResult annotations_result(const FileHeat &heat, const TextDocument *doc,
                                          bool by_value) {
   FileAnnotationsResult r;

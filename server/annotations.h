@@ -29,6 +29,10 @@ Answer<HotMethodsResult> hot_methods(const ProfileIndex &index, const HotMethods
 // path keys at least the file and its folder).
 std::vector<std::string> file_keys_for_path(const LineKeys &keys, std::string_view path);
 
+// The recorded file keys a user's `--file NAME` names: the key itself when recorded, else the
+// keys that end with all of its path components (`Pricing.java`, `shop/Pricing.java`).
+std::vector<std::string> recorded_keys_named(const LineKeys &keys, std::string_view name);
+
 // The fileAnnotations result of `heat`, its lines mapped into `doc` (null: the file as
 // profiled). Lines deleted in the document are left out. With a baseline, `delta` is the
 // change of the line's self share of the value (`by_value`) or of the sample count.

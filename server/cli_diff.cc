@@ -2,11 +2,13 @@
 // function self% (or total% with --total) before and after, the delta in points, and new /
 // gone functions; --file SOURCE diffs the lines of one recorded file instead.
 // Threading: Runs on the CLI's main thread; the views it computes use both cores.
+#include "server/annotations.h"
 #include "server/cli_format.h"
 #include "server/cli_input.h"
 #include "server/query_diff.h"
 
 #include <cstdio>
+#include <set>
 
 namespace hotlines {
 
@@ -71,22 +73,34 @@ int cli_diff(const std::vector<std::string> &args) {
   if (int rc = windows ? a.view(f, &before, &bf, &bt) : a.view(f, &before)) return rc;
   if (int rc = windows ? a.view(f, &after, &af, &at) : second.view(f, &after)) return rc;
   const bool lines = f.has("file");
-  Diff d =
-      lines ? diff_lines(*before, *after, f.value("file"), o) : diff_functions(*before, *after, o);
+  std::string file;
+  if (lines) { // the key itself, else the one key of either profile its path components name
+    std::set<std::string> keys;
+    for (const ViewWeights *v : {before.get(), after.get()})
+      for (const std::string &k : recorded_keys_named(v->lines(), f.value("file"))) keys.insert(k);
+    if (keys.size() != 1) {
+      std::string msg =
+          keys.empty()
+              ? "no recorded file '" + f.value("file") + "' in either profile"
+              : "'" + f.value("file") + "' names several recorded files; give more of the path:";
+      for (const std::string &k : keys) msg += "\n  " + k;
+      return cli_fail(kExitInput, msg, f.json);
+    }
+    file = *keys.begin();
+  }
+  Diff d = lines ? diff_lines(*before, *after, file, o) : diff_functions(*before, *after, o);
   if (f.json) {
     Json j;
     j["command"] = "diff";
     j["before"] = view_json(*before, a.path());
     j["after"] = view_json(*after, second.path());
     j["measure"] = o.measure == SortBy::self ? "self" : "total";
-    if (lines) j["file"] = f.value("file");
+    if (lines) j["file"] = file;
     Json rows = Json::array();
     for (const DiffRow &r : d.rows) {
       Json jr;
-      if (lines)
-        jr["line"] = r.line;
-      else
-        jr["name"] = r.name;
+      if (lines) jr["line"] = r.line;
+      jr["name"] = r.name;
       jr["before"] = r.before;
       jr["after"] = r.after;
       jr["before_pct"] = r.before_pct;
@@ -100,15 +114,22 @@ int cli_diff(const std::vector<std::string> &args) {
     return kExitOk;
   }
   std::string m = o.measure == SortBy::self ? "self" : "total";
-  TextTable t({{"before " + m + "%", TextTable::right},
-               {"after " + m + "%", TextTable::right},
-               {"delta", TextTable::right},
-               {"status", TextTable::left},
-               {lines ? "line" : "function", TextTable::left}});
-  for (const DiffRow &r : d.rows)
-    t.add({format_pct(r.before_pct), format_pct(r.after_pct), signed_pct(r.delta_pct),
-           std::string(diff_status_name(r.status)),
-           lines ? f.value("file") + ":" + std::to_string(r.line) : r.name});
+  std::vector<std::pair<std::string, TextTable::Align>> columns = {
+      {"before " + m + "%", TextTable::right},
+      {"after " + m + "%", TextTable::right},
+      {"delta", TextTable::right},
+      {"status", TextTable::left}};
+  if (lines) columns.push_back({"line", TextTable::left});
+  columns.push_back({"function", TextTable::left});
+  TextTable t(columns);
+  for (const DiffRow &r : d.rows) {
+    std::vector<std::string> cells = {format_pct(r.before_pct), format_pct(r.after_pct),
+                                      signed_pct(r.delta_pct),
+                                      std::string(diff_status_name(r.status))};
+    if (lines) cells.push_back(file + ":" + std::to_string(r.line));
+    cells.push_back(r.name);
+    t.add(cells);
+  }
   std::string text = "before: " + view_header(*before, a.path()) +
                      "after:  " + view_header(*after, second.path()) + t.render();
   fputs(text.c_str(), stdout);

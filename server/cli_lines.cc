@@ -2,6 +2,7 @@
 // (--file org/acme/shop/Pricing.java), the list of recorded files (--files), or the hottest
 // lines of the whole view.
 // Threading: Runs on the CLI's main thread; filtered views use both cores.
+#include "server/annotations.h"
 #include "server/cli_format.h"
 #include "server/cli_input.h"
 #include "server/query_lines.h"
@@ -70,15 +71,19 @@ int cli_lines(const std::vector<std::string> &args) {
     text += t.render();
   } else if (f.has("file")) {
     std::string file = f.value("file");
-    FileLines fl = file_lines(*v, file);
+    std::vector<std::string> named = recorded_keys_named(v->lines(), file);
+    FileLines fl = file_lines(*v, named.size() == 1 ? named[0] : file);
     if (!fl.found) {
-      std::string msg = "no recorded file '" + file + "' in the profile";
-      std::vector<std::string> names;
+      std::string msg = named.size() > 1
+                            ? "'" + file + "' names several recorded files; give more of the path"
+                            : "no recorded file '" + file + "' in the profile";
+      std::vector<std::string> names = named;
       for (const RecordedFile &rf : recorded_files(*v)) {
         std::string_view name = rf.file;
         std::string_view base = name.substr(name.find_last_of('/') + 1);
-        if (names.size() < 10 && (name.find(file) != std::string_view::npos ||
-                                  file.find(base) != std::string::npos || names.size() < 5))
+        if (names.size() < 10 && named.size() <= 1 &&
+            (name.find(file) != std::string_view::npos || file.find(base) != std::string::npos ||
+             names.size() < 5))
           names.emplace_back(name);
       }
       if (!names.empty()) msg += "; recorded files include:";

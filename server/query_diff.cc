@@ -3,11 +3,13 @@
 #include "server/query_diff.h"
 
 #include "server/function_keys.h"
+#include "server/line_keys.h"
 #include "server/query_lines.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 namespace hotlines {
 
@@ -80,6 +82,7 @@ Diff diff_functions(const ViewWeights &before, const ViewWeights &after, const D
 Diff diff_lines(const ViewWeights &before, const ViewWeights &after, std::string_view file,
                 const DiffOptions &o) {
   std::map<std::pair<std::string, int32_t>, std::pair<int64_t, int64_t>> rows;
+  std::map<int32_t, std::set<std::string>> functions; // the functions with frames at a line
   auto add = [&](const ViewWeights &v, bool is_after) {
     FileLines fl = file_lines(v, file);
     for (const FileLine &l : fl.lines) {
@@ -88,10 +91,22 @@ Diff diff_lines(const ViewWeights &before, const ViewWeights &after, std::string
       auto &cell = rows[{std::string(), l.line}];
       (is_after ? cell.second : cell.first) += w;
     }
+    const LineKeys &lk = v.lines();
+    uint32_t f = lk.find_file(file);
+    if (f == kNoKey) return;
+    const FunctionKeys &fk = v.functions();
+    for (size_t i = 0; i < v.profile().frames.size(); i++) {
+      uint32_t line = lk.lines().of_frame[i];
+      if (line != kNoKey && lk.file_of_line(line) == f)
+        functions[lk.line_of(line)].insert(fk.label(fk.map().of_frame[i]));
+    }
   };
   add(before, false);
   add(after, true);
   Diff d = finish(rows, before.total, after.total, o);
+  for (DiffRow &r : d.rows) {
+    for (const std::string &name : functions[r.line]) r.name += (r.name.empty() ? "" : ", ") + name;
+  }
   return d;
 }
 

@@ -25,7 +25,7 @@ struct DiffOptions {
 };
 
 struct DiffRow {
-  std::string name; // function label (functions), or the function at the line (lines)
+  std::string name; // function label (functions), or the functions at the line (lines; ", ")
   int32_t line = 0; // lines only
   int64_t before = 0, after = 0;
   double before_pct = 0, after_pct = 0, delta_pct = 0; // delta = after - before

@@ -90,6 +90,30 @@ TEST(CliExport, DiffOfTwoProfilesAndTwoWindows) {
   j = json::parse(r.out);
   ASSERT_GT(j["rows"].size(), 0u);
   EXPECT_TRUE(j["rows"][0].contains("line"));
+  // A file named by its trailing components; rows name the function at the line. Line 32 has
+  // 181 of 2530 samples before and 59 of 672 after (jfr-aggregate's lines_self).
+  r = hotlines_cli("diff " + cpu + " " + java_profile("ap-multi.jfr") +
+                   " --file Pricing.java --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  j = json::parse(r.out);
+  EXPECT_EQ(j["file"], "org/acme/shop/Pricing.java");
+  ASSERT_GT(j["rows"].size(), 0u);
+  EXPECT_EQ(j["rows"][0]["line"], 32);
+  EXPECT_EQ(j["rows"][0]["name"], "org.acme.shop.Pricing.cached");
+  EXPECT_EQ(j["rows"][0]["before"], 181);
+  EXPECT_EQ(j["rows"][0]["after"], 59);
+  r = hotlines_cli("diff " + cpu + " " + java_profile("ap-multi.jfr") + " --file Pricing.java");
+  EXPECT_NE(r.out.find("org/acme/shop/Pricing.java:15  org.acme.shop.Pricing.discount"),
+            std::string::npos)
+      << r.out;
+  r = hotlines_cli("diff " + cpu + " " + java_profile("ap-multi.jfr") + " --file Nope.java");
+  EXPECT_EQ(r.status, 3);
+  EXPECT_NE(r.err.find("no recorded file 'Nope.java' in either profile"), std::string::npos)
+      << r.err;
+  // The same naming for `lines --file`.
+  r = hotlines_cli("lines " + cpu + " --file shop/Pricing.java --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["file"], "org/acme/shop/Pricing.java");
 }
 
 TEST(CliExport, TimelineBucketsPeaksAndCompare) {
