@@ -108,6 +108,17 @@ async function editorDecorations() {
   });
 }
 
+// Polls the visible editor's decorations until `done(dom)` holds (20 s at most).
+async function decorationsWhen(done) {
+  let dom;
+  for (let i = 0; i < 40; i++) {
+    dom = await editorDecorations();
+    if (done(dom)) break;
+    await page.waitForTimeout(500);
+  }
+  return dom;
+}
+
 before(async () => {
   fs.cpSync(path.join(env('HOTLINES_SHARED_DIR'), 'fixtures/java-shop'), folder, { recursive: true });
   fs.cpSync(path.join(env('HOTLINES_SHARED_DIR'), 'fixtures/go-shop'), path.join(folder, 'go-shop'), { recursive: true });
@@ -180,12 +191,7 @@ test('Pricing.java: gutter icons and after-line text are the server\'s', async (
   assert.ok(ann.lines.length > 3, 'the server annotates Pricing.java');
   const hottest = ann.lines.filter((l) => l.heat === 1);
   assert.equal(hottest.length, 1);
-  let dom;
-  for (let i = 0; i < 40; i++) {
-    dom = await editorDecorations();
-    if (Object.keys(dom.icons).length && Object.keys(dom.texts).length) break;
-    await page.waitForTimeout(500);
-  }
+  const dom = await decorationsWhen((d) => Object.keys(d.icons).length > 0 && Object.keys(d.texts).length > 0);
   await shot('pricing-gutter');
   // Every line the server gives self weight (heat > 0) and that is on screen carries one icon,
   // of the level its heat maps to; the hottest line has the top icon and nothing else does.
@@ -287,12 +293,7 @@ test('threads picked in the status bar: DestroyJavaVM makes line 15 the hottest'
   await page.locator('.quick-input-header [role=checkbox]').click(); // toggles the visible (filtered) thread
   await page.keyboard.press('Enter');
   const pct = `${((top.self.value / ann.total.value) * 100).toFixed(1)}% ${ann.event}`;
-  let dom;
-  for (let i = 0; i < 40; i++) {
-    dom = await editorDecorations();
-    if (dom.icons[15]?.[0] === 4 && dom.texts[15] === pct) break;
-    await page.waitForTimeout(500);
-  }
+  let dom = await decorationsWhen((d) => d.icons[15]?.[0] === 4 && d.texts[15] === pct);
   await shot('threads-main');
   assert.deepEqual(dom.icons[15], [4]);
   assert.equal(dom.texts[15], pct);
@@ -308,24 +309,9 @@ test('threads picked in the status bar: DestroyJavaVM makes line 15 the hottest'
   await page.locator('.quick-input-header [role=checkbox]').click();
   await page.keyboard.press('Enter');
   await truth.request('workspace/executeCommand', { command: 'hotlines.selectThreads', arguments: [{ threads: [] }] });
-  for (let i = 0; i < 40; i++) {
-    dom = await editorDecorations();
-    if (dom.icons[32]?.[0] === 4) break;
-    await page.waitForTimeout(500);
-  }
+  dom = await decorationsWhen((d) => d.icons[32]?.[0] === 4);
   assert.deepEqual(dom.icons[32], [4], 'all threads again: line 32 is the hottest');
 });
-
-// Polls the visible editor's decorations until `done(dom)` holds (20 s at most).
-async function decorationsWhen(done) {
-  let dom;
-  for (let i = 0; i < 40; i++) {
-    dom = await editorDecorations();
-    if (done(dom)) break;
-    await page.waitForTimeout(500);
-  }
-  return dom;
-}
 
 async function statusPick(label) {
   await page.locator('[id="hotlines.hotlines.status"], .statusbar-item', { hasText: /\.(jfr|pprof)/ }).first().click();
@@ -508,12 +494,7 @@ test('"Profile" lens on go-shop TestWorkload: the run\'s profile loads and annot
   const ann = await truth.request('hotlines/fileAnnotations', { textDocument: { uri: pathToFileURL(path.join(folder, 'go-shop/internal/shop/shop.go')).href } });
   const shown = ann.lines.filter((l) => l.heat > 0);
   assert.ok(shown.length > 0, 'the server annotates shop.go');
-  let dom;
-  for (let i = 0; i < 40; i++) {
-    dom = await editorDecorations();
-    if (Object.keys(dom.icons).length) break;
-    await page.waitForTimeout(500);
-  }
+  const dom = await decorationsWhen((d) => Object.keys(d.icons).length > 0);
   await shot('go-run-annotated');
   // heat is relative to the profile's hottest line (in math.sin here), so compare levels.
   const visible = shown.filter((l) => l.line <= dom.lines);
@@ -559,12 +540,7 @@ test('"Profile Current Test" in PricingTest.discountIsFinite: a Maven run (offli
   assert.ok(shown.length > 0, 'the server annotates Pricing.java');
   await quickOpen('src/main/java/org/acme/shop/Pricing.java');
   await page.locator('.tabs-container .tab.active', { hasText: /^Pricing\.java/ }).waitFor({ timeout: 20000 });
-  let dom;
-  for (let i = 0; i < 40; i++) {
-    dom = await editorDecorations();
-    if (Object.keys(dom.icons).length) break;
-    await page.waitForTimeout(500);
-  }
+  const dom = await decorationsWhen((d) => Object.keys(d.icons).length > 0);
   await shot('java-run-annotated');
   const visible = shown.filter((l) => l.line <= dom.lines);
   for (const l of visible) assert.deepEqual(dom.icons[l.line], [Math.min(4, Math.floor(l.heat * 5))], `icon on Pricing.java:${l.line}`);
