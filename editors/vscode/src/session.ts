@@ -21,6 +21,7 @@ export class Session implements vscode.Disposable {
   threads: string[] = [];
   window: { from?: string; to?: string } = {};
   baseline: P.ProfileSummary | undefined;
+  private pending: NodeJS.Timeout | undefined; // a change event about to fire
 
   constructor(readonly client: LanguageClient, readonly context: vscode.ExtensionContext) {}
 
@@ -89,11 +90,18 @@ export class Session implements vscode.Disposable {
     return r;
   }
 
+  // Changes asked for together — a profile's profileLoaded and the annotationsChanged right
+  // behind it, a view command's answer and its annotationsChanged — redraw once.
   fire(): void {
-    this.changed.fire();
+    if (this.pending) return;
+    this.pending = setTimeout(() => {
+      this.pending = undefined;
+      this.changed.fire();
+    }, 20);
   }
 
   dispose(): void {
+    if (this.pending) clearTimeout(this.pending);
     this.changed.dispose();
     this.loaded.dispose();
     this.reloaded.dispose();

@@ -188,22 +188,45 @@ function M.refresh(bufnr, done)
   end, bufnr)
 end
 
----Refreshes every buffer attached to `client_id` (all buffers when nil).
----@param client_id integer|nil
----@param done fun()|nil called once all have answered
-function M.refresh_all(client_id, done)
+-- Refreshes asked for within a few milliseconds run once: a view command's answer and the
+-- server's hotlines/annotationsChanged (or profileLoaded and it) arrive back to back.
+local batch -- { all = boolean, clients = { [client_id] = true }, dones = fun()[] }
+
+local function run_batch()
+  local b = batch
+  batch = nil
   local pending = 1
   local function one()
     pending = pending - 1
-    if pending == 0 and done then done() end
+    if pending == 0 then
+      for _, done in ipairs(b.dones) do
+        done()
+      end
+    end
   end
   for bufnr, st in pairs(M.buffers) do
-    if client_id == nil or st.client_id == client_id then
+    if b.all or b.clients[st.client_id] then
       pending = pending + 1
       M.refresh(bufnr, one)
     end
   end
   one()
+end
+
+---Refreshes every buffer attached to `client_id` (all buffers when nil).
+---@param client_id integer|nil
+---@param done fun()|nil called once all have answered
+function M.refresh_all(client_id, done)
+  if not batch then
+    batch = { all = false, clients = {}, dones = {} }
+    vim.defer_fn(run_batch, 20)
+  end
+  if client_id == nil then
+    batch.all = true
+  else
+    batch.clients[client_id] = true
+  end
+  if done then table.insert(batch.dones, done) end
 end
 
 ---A profile loaded or reloaded on `client_id`.
