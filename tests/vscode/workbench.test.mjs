@@ -119,6 +119,19 @@ async function decorationsWhen(done) {
   return dom;
 }
 
+// Drops on the Profiles view what a drag carries: a URI (text/uri-list), or a file's bytes.
+async function dropOnProfiles(what) {
+  const tree = (await hotlinesPane('Profiles')).locator('.monaco-list').first();
+  await tree.waitFor();
+  const dt = await page.evaluateHandle(({ uri, name, text }) => {
+    const d = new DataTransfer();
+    if (uri) d.setData('text/uri-list', uri);
+    else d.items.add(new File([text], name));
+    return d;
+  }, what);
+  for (const type of ['dragenter', 'dragover', 'drop']) await tree.dispatchEvent(type, { dataTransfer: dt });
+}
+
 before(async () => {
   fs.cpSync(path.join(env('HOTLINES_SHARED_DIR'), 'fixtures/java-shop'), folder, { recursive: true });
   fs.cpSync(path.join(env('HOTLINES_SHARED_DIR'), 'fixtures/go-shop'), path.join(folder, 'go-shop'), { recursive: true });
@@ -350,26 +363,13 @@ test('time window from the status bar: 1s-3s annotates as the server\'s window',
 test('a profile dropped on the Profiles view loads', async () => {
   const file = path.join(folder, 'profiles/ap-multi.jfr');
   const pane = await hotlinesPane('Profiles');
-  const tree = pane.locator('.monaco-list').first();
-  await tree.waitFor();
-  const drop = async (dt) => {
-    for (const type of ['dragenter', 'dragover', 'drop']) await tree.dispatchEvent(type, { dataTransfer: dt });
-  };
   // A desktop file dropped on a browser-hosted VS Code comes as bytes only: it is copied to
   // the extension's storage and loaded from there.
   const collapsed = fs.readFileSync(path.join(folder, 'profiles/ap-cpu.collapsed'), 'utf8');
-  await drop(await page.evaluateHandle((text) => {
-    const d = new DataTransfer();
-    d.items.add(new File([text], 'dropped.collapsed'));
-    return d;
-  }, collapsed));
+  await dropOnProfiles({ name: 'dropped.collapsed', text: collapsed });
   await page.locator('.statusbar-item', { hasText: 'dropped.collapsed' }).first().waitFor({ timeout: 60000 });
   // A file dragged from the explorer or another application: its URI as text/uri-list.
-  await drop(await page.evaluateHandle((uri) => {
-    const d = new DataTransfer();
-    d.setData('text/uri-list', uri);
-    return d;
-  }, pathToFileURL(file).href));
+  await dropOnProfiles({ uri: pathToFileURL(file).href });
   await page.locator('.statusbar-item', { hasText: 'ap-multi.jfr' }).first().waitFor({ timeout: 60000 });
   await pane.locator('.monaco-list-row', { hasText: 'ap-multi.jfr' }).first().waitFor();
   await shot('dropped-profile');
@@ -678,14 +678,7 @@ test('a Go profile recorded where the package lived elsewhere: the suggested rem
   const report = await truth.request('hotlines/resolutionReport', { profileId: before.profileId });
   const fix = report.failingPrefixes[0].suggestedRemap;
   assert.deepEqual(fix, { from: path.join(moved, 'pkg'), to: path.join(folder, 'go-shop/internal/shop') });
-  const pane = await hotlinesPane('Profiles');
-  const tree = pane.locator('.monaco-list').first();
-  const dt = await page.evaluateHandle((uri) => {
-    const d = new DataTransfer();
-    d.setData('text/uri-list', uri);
-    return d;
-  }, pathToFileURL(profile).href);
-  for (const type of ['dragenter', 'dragover', 'drop']) await tree.dispatchEvent(type, { dataTransfer: dt });
+  await dropOnProfiles({ uri: pathToFileURL(profile).href });
   const button = page.locator('.notifications-toasts .monaco-button', { hasText: `Remap ${fix.from} → ${fix.to}` }).first();
   await button.waitFor({ timeout: 60000 });
   await shot('remap-offer');
