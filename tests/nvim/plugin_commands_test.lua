@@ -15,7 +15,8 @@ t.run(function()
   local opened_file = vim.fn.tempname()
   t.setup({
     settings = { profiles = { 'profiles/ap-cpu.jfr' } },
-    open_cmd = { 'sh', '-c', 'printf "%s\\n" "$1" > ' .. opened_file, 'sh' },
+    -- Written aside, then renamed: the test must never read a half-written file.
+    open_cmd = { 'sh', '-c', 'printf "%s\\n" "$1" > "$0.part" && mv "$0.part" "$0"', opened_file },
   })
   vim.cmd('cd ' .. t.java_shop)
   local buf = t.open(t.pricing)

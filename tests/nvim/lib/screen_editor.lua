@@ -11,4 +11,9 @@ vim.o.ruler = false
 local buf = t.open(t.pricing)
 local ann = t.server(buf, 'hotlines/fileAnnotations', { textDocument = { uri = vim.uri_from_bufnr(buf) } })
 vim.cmd('redraw')
-vim.defer_fn(function() vim.fn.writefile({ vim.fn.json_encode(ann) }, os.getenv('HOTLINES_SCREEN_READY')) end, 300)
+-- Written aside, then renamed: the outer test must never read a half-written file.
+vim.defer_fn(function()
+  local ready = os.getenv('HOTLINES_SCREEN_READY')
+  vim.fn.writefile({ vim.fn.json_encode(ann) }, ready .. '.part')
+  vim.loop.fs_rename(ready .. '.part', ready)
+end, 300)
