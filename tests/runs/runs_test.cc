@@ -62,6 +62,12 @@ bool contains(const std::vector<std::string> &v, const std::string &s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
+// Whether `top` holds a line of Pricing.discount's loop (14: the `for`, 15: its body). A short
+// JIT-compiled run credits either: the compiled loop's samples land on one or the other.
+bool has_discount_loop(const std::vector<std::string> &top) {
+  return contains(top, "Pricing.java:15") || contains(top, "Pricing.java:14");
+}
+
 // Processes of group `pgid` that are not zombies (from /proc/PID/stat: state, pgrp).
 std::vector<int> group_members(int pgid) {
   std::vector<int> pids;
@@ -322,7 +328,7 @@ TEST_F(Runs, JavaTestPlainClasspathJUnit4) {
   std::string out = output_of(id);
   EXPECT_NE(out.find("OK (1 test)"), std::string::npos) << out; // only the one method ran
   std::vector<std::string> top = top_lines(done["profilePath"], 3, kShopPackage);
-  EXPECT_TRUE(contains(top, "Pricing.java:15")) << testing::PrintToString(top);
+  EXPECT_TRUE(has_discount_loop(top)) << testing::PrintToString(top);
   std::cout << "java-test classpath: " << done["durationMs"] << " ms, top lines "
             << testing::PrintToString(top) << "\n";
   EXPECT_NE(out.find("$ javac -d "), std::string::npos) << out;
@@ -357,7 +363,7 @@ TEST_F(Runs, JavaTestJUnit5ConsoleLauncher) {
   EXPECT_NE(output_of(id).find("[         1 tests successful      ]"), std::string::npos)
       << output_of(id);
   std::vector<std::string> top = top_lines(done["profilePath"], 3, kShopPackage);
-  EXPECT_TRUE(contains(top, "Pricing.java:15")) << testing::PrintToString(top);
+  EXPECT_TRUE(has_discount_loop(top)) << testing::PrintToString(top);
   std::cout << "java-test junit5 console: " << done["durationMs"] << " ms, top lines "
             << testing::PrintToString(top) << "\n";
   done = run({{"recipe", "java-test"},
@@ -386,7 +392,7 @@ TEST_F(Runs, JavaTestMavenOffline) {
   std::string out = output_of(id);
   EXPECT_NE(out.find("Tests run: 1, Failures: 0"), std::string::npos) << out;
   std::vector<std::string> top = top_lines(done["profilePath"], 3, kShopPackage);
-  EXPECT_TRUE(contains(top, "Pricing.java:15")) << testing::PrintToString(top);
+  EXPECT_TRUE(has_discount_loop(top)) << testing::PrintToString(top);
   std::cout << "java-test maven: " << done["durationMs"] << " ms, top lines "
             << testing::PrintToString(top) << "\n";
 
@@ -534,7 +540,7 @@ TEST_F(Runs, JavaTestGradleOffline) {
   EXPECT_NE(output_of(id).find("BUILD SUCCESSFUL"), std::string::npos) << output_of(id);
   EXPECT_FALSE(fs::exists(root / ".hotlines" / (id + "-init.gradle")));
   std::vector<std::string> top = top_lines(done["profilePath"], 3);
-  EXPECT_TRUE(contains(top, "Pricing.java:15")) << testing::PrintToString(top);
+  EXPECT_TRUE(has_discount_loop(top)) << testing::PrintToString(top);
   std::cout << "java-test gradle: " << done["durationMs"] << " ms, top lines "
             << testing::PrintToString(top) << "\n";
 
@@ -567,7 +573,7 @@ TEST_F(Runs, CommandRecipeThroughExecuteCommand) {
   EXPECT_FALSE(done.contains("error")) << done.dump();
   ASSERT_TRUE(done["profileId"].is_string()) << done.dump();
   std::vector<std::string> top = top_lines(done["profilePath"], 3);
-  EXPECT_TRUE(contains(top, "Pricing.java:15")) << testing::PrintToString(top);
+  EXPECT_TRUE(has_discount_loop(top)) << testing::PrintToString(top);
   std::cout << "command (java -XX:StartFlightRecording RepeatTest 2): " << done["durationMs"]
             << " ms, top lines " << testing::PrintToString(top) << "\n";
   int list = c.request("hotlines/profiles", nullptr);
@@ -624,7 +630,7 @@ TEST_F(Runs, AttachToRunningJvm) {
   EXPECT_NE(out.find("JFR.stop name=hotlines-" + id), std::string::npos) << out;
   EXPECT_GE(done["durationMs"].get<int64_t>(), 4000);
   std::vector<std::string> top = top_lines(done["profilePath"], 3);
-  EXPECT_TRUE(contains(top, "Pricing.java:15")) << testing::PrintToString(top);
+  EXPECT_TRUE(has_discount_loop(top)) << testing::PrintToString(top);
   std::cout << "attach-jvm 4 s: " << done["durationMs"] << " ms, top lines "
             << testing::PrintToString(top) << "\n";
   EXPECT_EQ(kill(jvm, 0), 0) << "the target JVM keeps running";
