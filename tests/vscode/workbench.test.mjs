@@ -119,6 +119,26 @@ async function decorationsWhen(done) {
   return dom;
 }
 
+// The flame graph webview frame once its page is ready, with `root` samples at the root
+// and `text` in the page when given (a panel redraws by loading a new page).
+async function flameFrame({ root, text } = {}) {
+  for (let i = 0; i < 60; i++) {
+    for (const f of page.frames()) {
+      const ok = await f
+        .evaluate(
+          ([root, text]) =>
+            !!(window.hotlines && document.body.dataset.state === 'ready') &&
+            (root === undefined || window.hotlines.app.currentTree().totalCount[0] === root) &&
+            (text === undefined || document.body.innerText.includes(text)),
+          [root, text],
+        )
+        .catch(() => false);
+      if (ok) return f;
+    }
+    await page.waitForTimeout(500);
+  }
+}
+
 // Drops on the Profiles view what a drag carries: a URI (text/uri-list), or a file's bytes.
 async function dropOnProfiles(what) {
   const tree = (await hotlinesPane('Profiles')).locator('.monaco-list').first();
@@ -268,14 +288,7 @@ test('flame graph: double-click on discount opens Pricing.java at line 15', asyn
   await runCommand('View: Close All Editors');
   await page.locator('.tabs-container .tab').first().waitFor({ state: 'detached' });
   await runCommand('hotlines: Show Flame Graph');
-  let frame;
-  for (let i = 0; i < 60 && !frame; i++) {
-    for (const f of page.frames()) {
-      const ok = await f.evaluate(() => !!(window.hotlines && document.body.dataset.state === 'ready')).catch(() => false);
-      if (ok) frame = f;
-    }
-    if (!frame) await page.waitForTimeout(500);
-  }
+  const frame = await flameFrame();
   assert.ok(frame, 'the flame graph webview is ready');
   await shot('flame-graph');
   const boxes = await frame.evaluate(() => window.hotlines.app.frames().filter((f) => f.name.endsWith('Pricing.discount')));
@@ -288,14 +301,18 @@ test('flame graph: double-click on discount opens Pricing.java at line 15', asyn
   await shot('flame-click-discount');
 });
 
-test('threads picked in the status bar: DestroyJavaVM makes line 15 the hottest', async () => {
+test('threads picked in the status bar: DestroyJavaVM makes line 15 the hottest; the open flame graph follows', async () => {
+  const whole = await truth.request('hotlines/fileAnnotations', { textDocument: { uri: pathToFileURL(pricing).href } });
   await truth.request('workspace/executeCommand', { command: 'hotlines.selectThreads', arguments: [{ threads: ['DestroyJavaVM'] }] });
   const ann = await truth.request('hotlines/fileAnnotations', { textDocument: { uri: pathToFileURL(pricing).href } });
   const top = ann.lines.find((l) => l.heat === 1);
   assert.equal(top.line, 15, 'the server: line 15 is the main thread\'s hottest');
+  assert.ok(ann.total.count < whole.total.count, `the main thread has fewer samples (${ann.total.count} of ${whole.total.count})`);
   await runCommand('View: Close All Editors');
   await quickOpen('Pricing.java');
   await page.locator('.tabs-container .tab.active', { hasText: 'Pricing.java' }).waitFor({ timeout: 20000 });
+  await runCommand('hotlines: Show Flame Graph');
+  assert.ok(await flameFrame({ root: whole.total.count }), `the flame graph beside shows every thread (${whole.total.count} samples)`);
   await page.locator('.statusbar-item', { hasText: 'ap-cpu.jfr' }).first().click();
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Threads…' }).first().click();
   const input = page.locator('.quick-input-widget input.input');
@@ -313,6 +330,7 @@ test('threads picked in the status bar: DestroyJavaVM makes line 15 the hottest'
   assert.equal(pct, '13.4% cpu');
   for (const l of ann.lines) if (l.line !== 15 && l.line <= dom.lines) assert.notDeepEqual(dom.icons[l.line], [4]);
   assert.equal(dom.icons[32], undefined, 'line 32 has no main-thread samples');
+  assert.ok(await flameFrame({ root: ann.total.count }), `the open flame graph follows the pick: ${ann.total.count} samples at its root`);
   // Back to all threads: the same pick, the one checked thread unchecked.
   await page.locator('.statusbar-item', { hasText: 'ap-cpu.jfr' }).first().click();
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Threads…' }).first().click();
@@ -324,6 +342,11 @@ test('threads picked in the status bar: DestroyJavaVM makes line 15 the hottest'
   await truth.request('workspace/executeCommand', { command: 'hotlines.selectThreads', arguments: [{ threads: [] }] });
   dom = await decorationsWhen((d) => d.icons[32]?.[0] === 4);
   assert.deepEqual(dom.icons[32], [4], 'all threads again: line 32 is the hottest');
+  assert.ok(await flameFrame({ root: whole.total.count }), 'the flame graph shows every thread again');
+  // The next steps start from Pricing.java alone.
+  await runCommand('View: Close All Editors');
+  await quickOpen('Pricing.java');
+  await page.locator('.tabs-container .tab.active', { hasText: 'Pricing.java' }).waitFor({ timeout: 20000 });
 });
 
 async function statusPick(label) {
@@ -420,14 +443,7 @@ test('opening ap-wall.jfr (explorer, drop on the editor area) loads it and shows
   await quickOpen('ap-wall.jfr');
   await page.locator('.tabs-container .tab.active', { hasText: 'ap-wall.jfr' }).waitFor({ timeout: 20000 });
   await page.locator('.statusbar-item', { hasText: 'ap-wall.jfr' }).first().waitFor({ timeout: 60000 });
-  let frame;
-  for (let i = 0; i < 60 && !frame; i++) {
-    for (const f of page.frames()) {
-      const ok = await f.evaluate(() => !!(window.hotlines && document.body.dataset.state === 'ready' && document.body.innerText.includes('wall (14,332 samples)'))).catch(() => false);
-      if (ok) frame = f;
-    }
-    if (!frame) await page.waitForTimeout(500);
-  }
+  const frame = await flameFrame({ text: 'wall (14,332 samples)' });
   assert.ok(frame, 'the profile editor shows the flame graph');
   await shot('profile-editor');
   const loaded = await truth.request('hotlines/loadProfile', { path: path.join(folder, 'profiles/ap-wall.jfr') });

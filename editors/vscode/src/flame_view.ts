@@ -48,12 +48,20 @@ async function writeDocument(context: vscode.ExtensionContext, session: Session,
   return file;
 }
 
-// Shows `profile`'s flame graph in `webview` and answers its open-source messages.
-export async function showFlame(context: vscode.ExtensionContext, session: Session, webview: vscode.Webview, profile: P.ProfileSummary): Promise<void> {
-  const doc = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'hotlines: flame graph' }, () =>
+// Writes `profile`'s document (with progress in the status bar) for pages to fetch.
+function flameDocument(context: vscode.ExtensionContext, session: Session, profile: P.ProfileSummary): Thenable<vscode.Uri> {
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'hotlines: flame graph' }, () =>
     writeDocument(context, session, profile.profileId),
   );
+}
+
+function setPage(context: vscode.ExtensionContext, webview: vscode.Webview, doc: vscode.Uri, profile: P.ProfileSummary): void {
   webview.html = pageHtml(webview, vscode.Uri.joinPath(context.extensionUri, 'media', 'view.js'), doc, path.basename(profile.path));
+}
+
+// Shows `profile`'s flame graph in `webview`.
+export async function showFlame(context: vscode.ExtensionContext, session: Session, webview: vscode.Webview, profile: P.ProfileSummary): Promise<void> {
+  setPage(context, webview, await flameDocument(context, session, profile), profile);
 }
 
 export function answerOpenSource(session: Session, webview: vscode.Webview, profileId: () => string | undefined): vscode.Disposable {
@@ -68,9 +76,34 @@ export function answerOpenSource(session: Session, webview: vscode.Webview, prof
   });
 }
 
+// What the panel's graph depends on besides the file: it is redrawn when this changes.
+function viewKey(session: Session, p: P.ProfileSummary): string {
+  const hide = vscode.workspace.getConfiguration('hotlines').get<unknown>('hide', []);
+  return JSON.stringify([p.profileId, session.shownEvent(), session.measure(), session.threads, session.baseline?.profileId, hide]);
+}
+
 export function activate(context: vscode.ExtensionContext, session: Session): void {
   let panel: vscode.WebviewPanel | undefined;
   let shown: P.ProfileSummary | undefined;
+  let shownKey = '';
+  let generation = 0; // the latest draw wins when changes come faster than documents
+  const draw = async (p: P.ProfileSummary): Promise<boolean> => {
+    if (!panel) return false;
+    const mine = ++generation;
+    const key = viewKey(session, p);
+    try {
+      const doc = await flameDocument(context, session, p);
+      if (!panel || mine !== generation) return false;
+      shown = p;
+      shownKey = key;
+      panel.title = `Flame Graph · ${path.basename(p.path)}`;
+      setPage(context, panel.webview, doc, p);
+      return true;
+    } catch (e) {
+      if (mine === generation) void vscode.window.showErrorMessage(`hotlines: flame graph: ${e instanceof Error ? e.message : String(e)}`);
+      return false;
+    }
+  };
   const show = async () => {
     const p = session.active;
     if (!p) {
@@ -86,17 +119,24 @@ export function activate(context: vscode.ExtensionContext, session: Session): vo
       panel.onDidDispose(() => {
         answering.dispose();
         panel = undefined;
+        shown = undefined;
+        shownKey = '';
       });
     }
-    shown = p;
-    panel.title = `Flame Graph · ${path.basename(p.path)}`;
-    try {
-      await showFlame(context, session, panel.webview, p);
-    } catch (e) {
-      void vscode.window.showErrorMessage(`hotlines: flame graph: ${e instanceof Error ? e.message : String(e)}`);
-      return;
-    }
-    panel.reveal(undefined, true);
+    if (await draw(p)) panel?.reveal(undefined, true);
   };
-  context.subscriptions.push(vscode.commands.registerCommand('hotlines.showFlameGraph', show));
+  // An open panel follows the session: the profile loaded last, its event, measure, threads,
+  // baseline and hidden frames, and a rewrite of its file. (The page's own thread and window
+  // pickers are reset by a redraw; nothing else redraws it.)
+  const follow = () => {
+    const p = session.active;
+    if (panel && p && viewKey(session, p) !== shownKey) void draw(p);
+  };
+  context.subscriptions.push(
+    vscode.commands.registerCommand('hotlines.showFlameGraph', show),
+    session.onDidChange(follow),
+    session.onDidReload((p) => {
+      if (panel && p.profileId === shown?.profileId) void draw(p);
+    }),
+  );
 }
