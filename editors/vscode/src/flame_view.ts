@@ -4,7 +4,8 @@
 // from the workspace resolution), written to the extension's storage and fetched by the page;
 // the page posts {type: 'openSource', frame} on double-click, answered here with
 // hotlines/resolveFrame → the editor at the line, or a message saying why the frame has no
-// source. The page's theme follows VS Code's body classes by itself.
+// source. The page's theme follows VS Code's body classes by itself. The panel follows the
+// session: a change of profile or view redraws it with a new document.
 import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
