@@ -68,6 +68,19 @@ bool has_discount_loop(const std::vector<std::string> &top) {
   return contains(top, "Pricing.java:15") || contains(top, "Pricing.java:14");
 }
 
+// A one-second `Main 1` run's profile shows its workload. One second gets few samples (about
+// 30 under JFR's 10 ms period on this machine): its hottest line by self, line 15 (discount)
+// or 14 or a JDK line, changes from run to run. With JDK frames hidden, as the gutter shows
+// it, the three workers' labels() line was first in every run seen; under load (with few
+// samples) top 3 is what is asserted, as elsewhere.
+void expect_main_workload(const json &done, const std::string &what) {
+  std::vector<std::string> top = top_lines(done["profilePath"], 3, kShopPackage);
+  EXPECT_TRUE(contains(top, "Pricing.java:23")) << testing::PrintToString(top);
+  std::cout << what << ": " << done["durationMs"] << " ms, top workspace lines "
+            << testing::PrintToString(top) << ", top lines "
+            << testing::PrintToString(top_lines(done["profilePath"], 5)) << "\n";
+}
+
 // Processes of group `pgid` that are not zombies (from /proc/PID/stat: state, pgrp).
 std::vector<int> group_members(int pgid) {
   std::vector<int> pids;
@@ -188,6 +201,28 @@ protected:
       EXPECT_EQ(status, 0) << out;
     }
     return root;
+  }
+
+  // Breaks java-shop's build (a class that does not compile) and runs `main` again: the run
+  // fails as buildFailed, naming `tool`, with no profile, and java never starts. Returns the
+  // run's output.
+  std::string expect_build_failure(const fs::path &root, const json &main,
+                                   const std::string &tool) {
+    std::ofstream(root / "src/main/java/org/acme/shop/Broken.java")
+        << "package org.acme.shop;\nclass Broken { int x = undefinedName; }\n";
+    std::string id;
+    json done = run(main, 400, &id);
+    if (done.is_null()) return ""; // run() said why
+    EXPECT_EQ(done["error"]["kind"], "buildFailed") << done.dump();
+    EXPECT_EQ(done["error"]["message"], "the project did not compile (" + tool +
+                                            " exited with code 1); org.acme.shop.Main did not "
+                                            "start")
+        << done.dump();
+    EXPECT_EQ(done["exitCode"], 1);
+    EXPECT_TRUE(done["profileId"].is_null());
+    std::string out = output_of(id);
+    EXPECT_EQ(out.find("$ java"), std::string::npos) << out; // java never started
+    return out;
   }
 
   json go_env() const {
@@ -429,15 +464,7 @@ TEST_F(Runs, JavaMainMavenBuildsFirst) {
             std::string::npos)
       << out;
   EXPECT_NE(out.find("total "), std::string::npos) << out; // Main ran to its end
-  // One second of Main gets few samples (about 30 under JFR's 10 ms period on this machine):
-  // its hottest line by self, line 15 (discount) or 14 or a JDK line, changes from run to run.
-  // With JDK frames hidden, as the gutter shows it, the three workers' labels() line was first
-  // in every run seen; under load (with few samples) top 3 is what is asserted, as elsewhere.
-  std::vector<std::string> top = top_lines(done["profilePath"], 3, kShopPackage);
-  EXPECT_TRUE(contains(top, "Pricing.java:23")) << testing::PrintToString(top);
-  std::cout << "java-main maven: " << done["durationMs"] << " ms, top workspace lines "
-            << testing::PrintToString(top) << ", top lines "
-            << testing::PrintToString(top_lines(done["profilePath"], 5)) << "\n";
+  expect_main_workload(done, "java-main maven");
 
   // The build succeeds, the main class does not exist.
   json nope = main;
@@ -446,20 +473,8 @@ TEST_F(Runs, JavaMainMavenBuildsFirst) {
   EXPECT_EQ(done["error"]["kind"], "testNotFound") << done.dump();
 
   // A compile error stops the run before java starts.
-  std::ofstream(root / "src/main/java/org/acme/shop/Broken.java")
-      << "package org.acme.shop;\nclass Broken { int x = undefinedName; }\n";
-  done = run(main, 400, &id);
-  ASSERT_FALSE(done.is_null());
-  EXPECT_EQ(done["error"]["kind"], "buildFailed") << done.dump();
-  EXPECT_EQ(done["error"]["message"],
-            "the project did not compile (mvn exited with code 1); org.acme.shop.Main did not "
-            "start")
-      << done.dump();
-  EXPECT_EQ(done["exitCode"], 1);
-  EXPECT_TRUE(done["profileId"].is_null());
-  out = output_of(id);
+  out = expect_build_failure(root, main, "mvn");
   EXPECT_NE(out.find("COMPILATION ERROR"), std::string::npos) << out;
-  EXPECT_EQ(out.find("$ java"), std::string::npos) << out; // java never started
 }
 
 TEST_F(Runs, JavaMainGradleBuildsFirst) {
@@ -486,26 +501,9 @@ TEST_F(Runs, JavaMainGradleBuildsFirst) {
                      (root / "build/resources/main").string() + " org.acme.shop.Main 1\n"),
             std::string::npos)
       << out;
-  // One second of Main gets few samples (about 30 under JFR's 10 ms period on this machine):
-  // its hottest line by self, line 15 (discount) or 14 or a JDK line, changes from run to run.
-  // With JDK frames hidden, as the gutter shows it, the three workers' labels() line was first
-  // in every run seen; under load (with few samples) top 3 is what is asserted, as elsewhere.
-  std::vector<std::string> top = top_lines(done["profilePath"], 3, kShopPackage);
-  EXPECT_TRUE(contains(top, "Pricing.java:23")) << testing::PrintToString(top);
-  std::cout << "java-main gradle: " << done["durationMs"] << " ms, top workspace lines "
-            << testing::PrintToString(top) << ", top lines "
-            << testing::PrintToString(top_lines(done["profilePath"], 5)) << "\n";
+  expect_main_workload(done, "java-main gradle");
 
-  std::ofstream(root / "src/main/java/org/acme/shop/Broken.java")
-      << "package org.acme.shop;\nclass Broken { int x = undefinedName; }\n";
-  done = run(main, 400, &id);
-  ASSERT_FALSE(done.is_null());
-  EXPECT_EQ(done["error"]["kind"], "buildFailed") << done.dump();
-  EXPECT_EQ(done["error"]["message"],
-            "the project did not compile (gradle exited with code 1); org.acme.shop.Main did not "
-            "start")
-      << done.dump();
-  EXPECT_EQ(output_of(id).find("$ java"), std::string::npos) << output_of(id);
+  expect_build_failure(root, main, "gradle");
 }
 
 TEST_F(Runs, JavaTestGradleOffline) {
