@@ -172,13 +172,27 @@ protected:
     return root;
   }
 
-  // java-shop's sources and pom.xml; with `compile`, also classes/ built with javac.
+  // java-shop's sources and pom.xml, plus RepeatedPricingTest; with `compile`, also classes/
+  // built with javac. PricingTest.discountIsFinite runs for about 0.2 s: on a loaded machine a
+  // test JVM got no sample of it, so the runs that look at the profile's lines run
+  // RepeatedPricingTest.discountTenTimes. Its second method shows the method filter at work.
   fs::path copy_java_shop(bool compile) {
     fs::path root = dir_ / "java-shop";
     fs::create_directories(root);
     fs::copy(test::shared_path("fixtures/java-shop/pom.xml"), root / "pom.xml");
     fs::copy(test::shared_path("fixtures/java-shop/src"), root / "src",
              fs::copy_options::recursive);
+    fs::path repeated = root / "src/test/java/org/acme/shop/RepeatedPricingTest.java";
+    std::ofstream(repeated)
+        << "package org.acme.shop;\n"
+           "public class RepeatedPricingTest {\n"
+           "  @org.junit.Test public void discountTenTimes() {\n"
+           "    for (int i = 0; i < 10; i++) new PricingTest().discountIsFinite();\n"
+           "  }\n"
+           "  @org.junit.Test public void labelsTenTimes() {\n"
+           "    for (int i = 0; i < 10; i++) new PricingTest().labelsAreUnique();\n"
+           "  }\n"
+           "}\n";
     if (compile) {
       // RepeatTest runs the test method for a number of seconds: a JVM busy with the test,
       // long enough to attach to or to profile from the command line.
@@ -195,7 +209,7 @@ protected:
       std::string cmd = "javac -d " + (root / "classes").string() + " -cp " + kJUnit4Jar + " " +
                         shop + "Main.java " + shop + "Pricing.java " +
                         (root / "src/test/java/org/acme/shop/PricingTest.java").string() + " " +
-                        repeat.string() + " 2>&1";
+                        repeated.string() + " " + repeat.string() + " 2>&1";
       int status = -1;
       std::string out = test::run_command(cmd, &status);
       EXPECT_EQ(status, 0) << out;
@@ -352,8 +366,8 @@ TEST_F(Runs, JavaTestPlainClasspathJUnit4) {
   start_server(root);
   std::string id;
   json done = run({{"recipe", "java-test"},
-                   {"class", "org.acme.shop.PricingTest"},
-                   {"method", "discountIsFinite"},
+                   {"class", "org.acme.shop.RepeatedPricingTest"},
+                   {"method", "discountTenTimes"},
                    {"classpath", classpath(root)}},
                   180, &id);
   ASSERT_FALSE(done.is_null());
@@ -388,8 +402,8 @@ TEST_F(Runs, JavaTestJUnit5ConsoleLauncher) {
   cp.push_back(console); // picks the JUnit 5 runner; the JUnit 4 test runs on its vintage engine
   std::string id;
   json done = run({{"recipe", "java-test"},
-                   {"class", "org.acme.shop.PricingTest"},
-                   {"method", "discountIsFinite"},
+                   {"class", "org.acme.shop.RepeatedPricingTest"},
+                   {"method", "discountTenTimes"},
                    {"classpath", cp}},
                   180, &id);
   ASSERT_FALSE(done.is_null());
@@ -417,8 +431,8 @@ TEST_F(Runs, JavaTestMavenOffline) {
   start_server(root);
   std::string id;
   json done = run({{"recipe", "java-test"},
-                   {"class", "org.acme.shop.PricingTest"},
-                   {"method", "discountIsFinite"},
+                   {"class", "org.acme.shop.RepeatedPricingTest"},
+                   {"method", "discountTenTimes"},
                    {"buildArgs", {"-s", (dir_ / "settings.xml").string()}}},
                   400, &id);
   ASSERT_FALSE(done.is_null());
@@ -515,15 +529,6 @@ TEST_F(Runs, JavaTestGradleOffline) {
       << "apply plugin: 'java'\n"
          "repositories { maven { url 'file:///usr/share/maven-repo' } }\n"
          "dependencies { testCompile 'junit:junit:4.13.2' }\n";
-  // Gradle's short-lived test JVM gets few samples in the 0.2 s of discountIsFinite: profile a
-  // test that runs it ten times.
-  std::ofstream(root / "src/test/java/org/acme/shop/RepeatedPricingTest.java")
-      << "package org.acme.shop;\n"
-         "public class RepeatedPricingTest {\n"
-         "  @org.junit.Test public void discountTenTimes() {\n"
-         "    for (int i = 0; i < 10; i++) new PricingTest().discountIsFinite();\n"
-         "  }\n"
-         "}\n";
   start_server(root);
   json gradle = {{"recipe", "java-test"},
                  {"class", "org.acme.shop.RepeatedPricingTest"},

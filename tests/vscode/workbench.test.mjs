@@ -561,7 +561,8 @@ test('"Profile Current Test" in PricingTest.discountIsFinite: a Maven run (offli
   const visible = shown.filter((l) => l.line <= dom.lines);
   for (const l of visible) assert.deepEqual(dom.icons[l.line], [Math.min(4, Math.floor(l.heat * 5))], `icon on Pricing.java:${l.line}`);
   assert.deepEqual(Object.keys(dom.icons).map(Number).sort((a, b) => a - b), visible.map((l) => l.line));
-  assert.ok(dom.icons[15], 'the hot CPU line carries an icon');
+  // A short JIT-compiled run credits discount's loop to its `for` line (14) or its body (15).
+  assert.ok(dom.icons[14] || dom.icons[15], 'a line of the hot CPU loop carries an icon');
 });
 
 // The hotlines view container's pane named `name` (the container opened, the pane expanded).
@@ -597,7 +598,8 @@ async function pricingMatches(profilePath, name) {
   await shot(name);
   for (const l of visible.filter((x) => x.line <= dom.lines))
     assert.deepEqual(dom.icons[l.line], [Math.min(4, Math.floor(l.heat * 5))], `icon on Pricing.java:${l.line}`);
-  assert.ok(dom.icons[15], 'the hot CPU line carries an icon');
+  // A short JIT-compiled run credits discount's loop to its `for` line (14) or its body (15).
+  assert.ok(dom.icons[14] || dom.icons[15], 'a line of the hot CPU loop carries an icon');
 }
 
 test('Runs view: both runs are listed as profiled, and a click shows a run\'s output', async () => {
