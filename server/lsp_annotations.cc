@@ -40,7 +40,7 @@ bool LspServer::session_view(const LoadedProfile &lp, const std::string &event, 
   // A configured event the profile lacks falls back to the profile's default event.
   if (event.empty() && !flags.event.empty() && lp.profile->find_event(flags.event) < 0)
     flags.event.clear();
-  flags.measure = config_.measure == "count" ? Measure::count : Measure::value;
+  flags.measure = config_.by_value() ? Measure::value : Measure::count;
   flags.threads = config_.threads;
   flags.from = config_.window_from;
   flags.to = config_.window_to;
@@ -59,7 +59,7 @@ HeatText LspServer::heat_text(const FileHeat &heat) const {
   t.unit = heat.unit;
   t.view_total = heat.view_total;
   t.format = config_.format;
-  t.by_value = config_.measure != "count";
+  t.by_value = config_.by_value();
   return t;
 }
 
@@ -173,7 +173,7 @@ void LspServer::on_file_annotations(const json &params, Reply reply) {
                              const std::string &error) {
               if (heat_failed(reply, error)) return;
               FileAnnotationsResult r =
-                  annotations_result(*heat, document(p.uri), config_.measure != "count");
+                  annotations_result(*heat, document(p.uri), config_.by_value());
               r.uri = p.uri;
               r.profile_id = lp->id;
               reply(to_json(r));
@@ -198,7 +198,7 @@ void LspServer::on_inlay_hint(const json &params, Reply reply) {
               if (!heat) return reply(hints);
               const TextDocument *doc = document(uri);
               HeatText t = heat_text(*heat);
-              FileAnnotationsResult r = annotations_result(*heat, doc, config_.measure != "count");
+              FileAnnotationsResult r = annotations_result(*heat, doc, config_.by_value());
               HeatText bt = t; // shares of the baseline's total
               if (heat->baseline) bt.view_total = heat->baseline->view_total;
               for (const LineAnnotation &l : r.lines) {
@@ -291,7 +291,7 @@ void LspServer::publish_diagnostics(const std::string &uri) {
               if (heat) {
                 HeatText t = heat_text(*heat);
                 for (const LineAnnotation &l :
-                     annotations_result(*heat, doc, config_.measure != "count").lines) {
+                     annotations_result(*heat, doc, config_.by_value()).lines) {
                   if (shown_share(t, l.self) < config_.min_percent) continue;
                   int64_t line = l.line - 1;
                   int64_t end = doc && line < static_cast<int64_t>(doc->lines().size())

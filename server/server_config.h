@@ -28,6 +28,9 @@ struct ServerConfig {
   bool watch_profiles = true;      // watchProfiles
   bool run_lenses = false;         // runLenses: "Profile" lenses on tests
   std::string async_profiler_path; // asyncProfiler.path
+
+  // Whether shares are of the events' value (ns, bytes) rather than their sample count.
+  bool by_value() const { return measure != "count"; }
 };
 
 struct ConfigChange {
