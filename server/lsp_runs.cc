@@ -53,6 +53,36 @@ std::string find_up(fs::path dir, std::initializer_list<const char *> names) {
   return "";
 }
 
+// A found test's kind as testsInFile names it.
+const char *entry_kind(FoundTest::Kind kind) {
+  switch (kind) {
+  case FoundTest::Kind::junit:
+    return "junit";
+  case FoundTest::Kind::go_test:
+    return "goTest";
+  case FoundTest::Kind::go_benchmark:
+    return "goBenchmark";
+  case FoundTest::Kind::java_main:
+    return "javaMain";
+  case FoundTest::Kind::junit_class:
+    return "junitClass";
+  }
+  return "";
+}
+
+// Class#method for a JUnit test, the class for a main or a test class, else the function.
+std::string entry_name(const FoundTest &t) {
+  switch (t.kind) {
+  case FoundTest::Kind::junit:
+    return t.class_name + "#" + t.name;
+  case FoundTest::Kind::java_main:
+  case FoundTest::Kind::junit_class:
+    return t.class_name;
+  default:
+    return t.name;
+  }
+}
+
 json run_params_for(const FoundTest &t, const std::string &file) {
   fs::path dir = fs::path(file).parent_path();
   json run;
@@ -233,15 +263,8 @@ bool LspServer::tests_in_file(const std::string &uri, TestsInFileResult *result,
   }
   auto entry = [&](const FoundTest &t) {
     TestEntry e;
-    e.kind = t.kind == FoundTest::Kind::junit         ? "junit"
-             : t.kind == FoundTest::Kind::go_test     ? "goTest"
-             : t.kind == FoundTest::Kind::java_main   ? "javaMain"
-             : t.kind == FoundTest::Kind::junit_class ? "junitClass"
-                                                      : "goBenchmark";
-    e.name = t.kind == FoundTest::Kind::junit ? t.class_name + "#" + t.name
-             : t.kind == FoundTest::Kind::java_main || t.kind == FoundTest::Kind::junit_class
-                 ? t.class_name
-                 : t.name;
+    e.kind = entry_kind(t.kind);
+    e.name = entry_name(t);
     e.range = {{t.range.start.line, t.range.start.character},
                {t.range.end.line, t.range.end.character}};
     e.selection_range = {{t.selection.start.line, t.selection.start.character},

@@ -26,8 +26,8 @@ struct FoundTest {
   enum class Kind { junit, go_test, go_benchmark, java_main, junit_class };
   Kind kind = Kind::junit;
   std::string class_name; // Java: package.Outer$Inner; Go: ""
-  std::string
-      name; // the method or function name ("main" for java_main; the class's own for junit_class)
+  // The method or function name ("main" for java_main; the class's own for junit_class).
+  std::string name;
   SourceRange range;     // first annotation, modifier or `func` through the closing brace
   SourceRange selection; // the name
 };
