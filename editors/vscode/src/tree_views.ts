@@ -88,6 +88,13 @@ class HotLinesProvider extends Provider {
   }
 }
 
+// One file of a drop: its URI and name, and its bytes when the drop carries them.
+interface Dropped {
+  uri?: vscode.Uri;
+  name: string;
+  bytes?: () => Thenable<Uint8Array>; // the file's content, when the drop carries it
+}
+
 // Profile files dropped on the Profiles view (from the explorer or another application) load.
 // A URI of this machine loads in place; one of another file system (a browser-hosted VS Code
 // hands over `vscode-local:` URIs, a dropped desktop file may come with its bytes only) is
@@ -98,11 +105,13 @@ class DropProfiles implements vscode.TreeDragAndDropController<Item> {
   constructor(private readonly session: Session, private readonly storage: vscode.Uri) {}
 
   async handleDrop(_target: Item | undefined, data: vscode.DataTransfer): Promise<void> {
-    const dropped: { uri?: vscode.Uri; name: string; bytes?: () => Thenable<Uint8Array> }[] = [];
+    const dropped: Dropped[] = [];
     const list = await data.get('text/uri-list')?.asString();
     for (const line of (list ?? '').split(/\r?\n/)) {
       const t = line.trim();
-      if (t && !t.startsWith('#')) dropped.push({ uri: vscode.Uri.parse(t), name: path.posix.basename(vscode.Uri.parse(t).path) });
+      if (!t || t.startsWith('#')) continue;
+      const uri = vscode.Uri.parse(t);
+      dropped.push({ uri, name: path.posix.basename(uri.path) });
     }
     if (!dropped.length)
       data.forEach((item) => {
@@ -116,7 +125,7 @@ class DropProfiles implements vscode.TreeDragAndDropController<Item> {
     }
   }
 
-  private async local(d: { uri?: vscode.Uri; name: string; bytes?: () => Thenable<Uint8Array> }): Promise<vscode.Uri | undefined> {
+  private async local(d: Dropped): Promise<vscode.Uri | undefined> {
     if (d.uri?.scheme === 'file') return d.uri;
     if (d.uri?.scheme === 'vscode-remote') return vscode.Uri.file(d.uri.path);
     let bytes: Uint8Array | undefined;
