@@ -108,6 +108,22 @@ async function editorDecorations() {
   });
 }
 
+// Polls `get()` until `done(value)` holds (`tries` × `ms` at most) and returns the last value;
+// a `get` that throws (a file being written, a frame reloading) counts as not done yet.
+async function until(get, done, { tries = 40, ms = 250 } = {}) {
+  let value;
+  for (let i = 0; i < tries; i++) {
+    try {
+      value = await get();
+      if (done(value)) return value;
+    } catch {
+      value = undefined;
+    }
+    await new Promise((r) => setTimeout(r, ms));
+  }
+  return value;
+}
+
 // Polls the visible editor's decorations until `done(dom)` holds (20 s at most).
 async function decorationsWhen(done) {
   let dom;
@@ -460,11 +476,8 @@ test('opening ap-wall.jfr (explorer, drop on the editor area) loads it and shows
   // A JDK frame has no workspace source: the server's reason is shown instead, and nothing opens.
   await page.locator('.tabs-container .tab', { hasText: 'ap-wall.jfr' }).click();
   await frame.locator('button', { hasText: 'reset zoom' }).click(); // the double-click above zoomed into discount
-  let all = [];
-  for (let i = 0; i < 40 && !all.some((n) => n.startsWith('java.')); i++) {
-    await page.waitForTimeout(250);
-    all = await frame.evaluate(() => window.hotlines.app.frames().map((f) => f.name));
-  }
+  const all =
+    (await until(() => frame.evaluate(() => window.hotlines.app.frames().map((f) => f.name)), (names) => names.some((n) => n.startsWith('java.')))) ?? [];
   // JDK frames whose middle is on screen (the graph scrolls under the details bar).
   const drawn = await frame.evaluate(() =>
     window.hotlines.app.frames().filter((f) => f.name.startsWith('java.') && document.elementFromPoint(f.x + f.width / 2, f.y + f.height / 2)?.tagName === 'CANVAS'));
@@ -483,11 +496,7 @@ test('opening ap-wall.jfr (explorer, drop on the editor area) loads it and shows
     await page.waitForTimeout(400);
   }
   // The page says why, with the server's reason (the document carries the resolution).
-  let details = '';
-  for (let i = 0; i < 40 && !details.includes(`external: ${why.reason}`); i++) {
-    await page.waitForTimeout(250);
-    details = await frame.locator('[data-role=details]').innerText();
-  }
+  const details = (await until(() => frame.locator('[data-role=details]').innerText(), (d) => d.includes(`external: ${why.reason}`))) ?? '';
   assert.ok(details.includes(`external: ${why.reason}`), `the page explains ${j.name}: ${details}`);
   assert.equal(await frame.locator('[data-role=open-source]').isDisabled(), true, 'no source to open');
   await page.locator('.tabs-container .tab.active', { hasText: 'ap-wall.jfr' }).waitFor();
@@ -702,21 +711,14 @@ test('a Go profile recorded where the package lived elsewhere: the suggested rem
   await shot('remap-offer');
   await button.click();
   // The setting lands in the workspace; the server re-resolves and shop.go gets its heat.
-  for (let i = 0; i < 40; i++) {
-    const s = JSON.parse(fs.readFileSync(path.join(folder, '.vscode/settings.json'), 'utf8'));
-    if (s['hotlines.pathRemaps']) break;
-    await page.waitForTimeout(250);
-  }
-  const settings = JSON.parse(fs.readFileSync(path.join(folder, '.vscode/settings.json'), 'utf8'));
-  assert.deepEqual(settings['hotlines.pathRemaps'], [fix]);
+  const settings = await until(() => JSON.parse(fs.readFileSync(path.join(folder, '.vscode/settings.json'), 'utf8')), (v) => v['hotlines.pathRemaps']);
+  assert.deepEqual(settings?.['hotlines.pathRemaps'], [fix]);
   truth.notify('workspace/didChangeConfiguration', { settings: { hotlines: { pathRemaps: [fix] } } });
   const shopGo = path.join(folder, 'go-shop/internal/shop/shop.go');
-  let ann;
-  for (let i = 0; i < 40; i++) {
-    ann = await truth.request('hotlines/fileAnnotations', { textDocument: { uri: pathToFileURL(shopGo).href }, profileId: before.profileId });
-    if (ann.lines.some((l) => l.heat > 0)) break;
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  const ann = await until(
+    () => truth.request('hotlines/fileAnnotations', { textDocument: { uri: pathToFileURL(shopGo).href }, profileId: before.profileId }),
+    (a) => a.lines.some((l) => l.heat > 0),
+  );
   const shown = ann.lines.filter((l) => l.heat > 0);
   assert.ok(shown.length > 0, 'with the remap the server annotates shop.go');
   await page.locator('.statusbar-item', { hasText: /moved\.pprof · cpu · [1-9]\d*% resolved/ }).first().waitFor({ timeout: 30000 });
