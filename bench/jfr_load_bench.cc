@@ -155,7 +155,7 @@ int main(int argc, char **argv) {
   }
   std::vector<std::string> files;
   for (const auto &e :
-       std::filesystem::recursive_directory_iterator(HOTLINES_SHARED_DIR "/fixtures"))
+       std::filesystem::recursive_directory_iterator(HOTLINES_SOURCE_DIR "/tests/fixtures"))
     if (e.is_regular_file() && e.path().extension() == ".jfr") files.push_back(e.path().string());
   std::sort(files.begin(), files.end());
   for (const std::string &f : files)

@@ -19,8 +19,7 @@ root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 args = [a for a in sys.argv[1:] if not a.startswith('--')]
 build = os.path.abspath(args[0] if args else os.path.join(root, 'build'))
 gb = float(sys.argv[sys.argv.index('--gb') + 1]) if '--gb' in sys.argv else 1.0
-shared = os.path.join(os.path.dirname(root), 'shared')
-java_shop = os.path.join(shared, 'fixtures/java-shop')
+java_shop = os.path.join(root, 'tests/fixtures/java-shop')
 source = os.path.join(java_shop, 'src/main/java/org/acme/shop/Pricing.java')
 uri = 'file://' + source
 

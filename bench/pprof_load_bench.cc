@@ -224,7 +224,7 @@ int main(int argc, char **argv) {
   }
   if (args.size() == 2 && args[0] == "--compare") return compare_mode(args[1]);
 
-  std::string dir = std::string(HOTLINES_SHARED_DIR) + "/fixtures/";
+  std::string dir = std::string(HOTLINES_SOURCE_DIR) + "/tests/fixtures/";
   for (const char *f : {"go-shop/profiles/cpu.pprof", "go-shop/profiles/mem.pprof",
                         "java-shop/profiles/ap-alloc.pb"})
     benchmark::RegisterBenchmark(("pprof_read/" + std::string(f)).c_str(), BM_PprofRead, dir + f);

@@ -214,14 +214,22 @@ LoadResult read_chunks(std::string_view data, const LoadOptions &options) {
 
   // Plan: product events in order of first appearance, each chunk's range in their columns.
   // jdk.ExecutionSample is named by the chunk's `event` setting, else by the previous chunk's.
+  // The TLAB events and jdk.ObjectAllocationSample estimate the same allocations: alloc takes
+  // the TLAB events when the recording has any, and the samples are then alloc-sample.
   std::vector<PlannedEvent> events;
   std::string exec_name = "cpu";
+  bool has_tlab = false;
+  for (const ChunkWork &c : chunks)
+    for (const auto &[type, count] : c.info.sample_types)
+      has_tlab |= count > 0 && (type == "jdk.ObjectAllocationInNewTLAB" ||
+                                type == "jdk.ObjectAllocationOutsideTLAB");
   for (ChunkWork &c : chunks) {
     if (!c.info.exec_setting.empty()) exec_name = jfr_execution_event_name(c.info.exec_setting);
     for (const auto &[type, count] : c.info.sample_types) {
       const JfrEventRule *rule = find_jfr_event_rule(type);
       if (!rule) continue;
       std::string name = rule->event.empty() ? exec_name : std::string(rule->event);
+      if (has_tlab && type == "jdk.ObjectAllocationSample") name = "alloc-sample";
       size_t e = 0;
       while (e < events.size() && events[e].name != name) e++;
       if (e == events.size()) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (tests/fuzz/*_fuzzer.cc) with clang + ASan + UBSan and runs each
-# for SECONDS over a corpus seeded from its .seeds globs (relative to the repo's parent).
+# for SECONDS over a corpus seeded from its .seeds globs (relative to the repository root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -16,7 +16,7 @@ for src in tests/fuzz/*_fuzzer.cc; do
   if [ -f "tests/fuzz/$name.seeds" ]; then
     while read -r glob; do
       [ -z "$glob" ] && continue
-      for f in ../$glob; do [ -f "$f" ] && cp "$f" "$corpus/"; done
+      for f in $glob; do [ -f "$f" ] && cp "$f" "$corpus/"; done
     done < "tests/fuzz/$name.seeds"
   fi
   echo "== $name for ${seconds}s"

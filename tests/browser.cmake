@@ -27,7 +27,7 @@ if(NODE AND NPM)
     add_test(NAME browser.npm_ci COMMAND ${NPM} ci --no-audit --no-fund --prefer-offline
       WORKING_DIRECTORY ${BROWSER_DIR})
     set_tests_properties(browser.npm_ci PROPERTIES FIXTURES_SETUP browser_deps TIMEOUT 300 LABELS browser)
-    set(BROWSER_ENV "HOTLINES_BINARY=$<TARGET_FILE:hotlines>;HOTLINES_SHARED_DIR=${HOTLINES_SHARED_DIR};HOTLINES_ARTIFACTS=${CMAKE_BINARY_DIR}/browser-artifacts;CHROMIUM=${CHROMIUM}")
+    set(BROWSER_ENV "HOTLINES_BINARY=$<TARGET_FILE:hotlines>;HOTLINES_FIXTURES=${HOTLINES_FIXTURES};HOTLINES_ARTIFACTS=${CMAKE_BINARY_DIR}/browser-artifacts;CHROMIUM=${CHROMIUM}")
     foreach(name view hosts speedscope served)
       add_test(NAME browser.${name} COMMAND ${NODE} --test ${name}.test.mjs WORKING_DIRECTORY ${BROWSER_DIR})
       # One browser at a time: the machine has two cores and chromium wants both.

@@ -10,13 +10,13 @@ if(NODE AND NPM)
     COMMAND ${NODE} --test session.test.js
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/tests/client)
   set_tests_properties(client.vscode_jsonrpc_session PROPERTIES FIXTURES_REQUIRED client_deps TIMEOUT 120
-    LABELS client ENVIRONMENT "HOTLINES_BINARY=$<TARGET_FILE:hotlines>;HOTLINES_SHARED_DIR=${HOTLINES_SHARED_DIR}")
+    LABELS client ENVIRONMENT "HOTLINES_BINARY=$<TARGET_FILE:hotlines>;HOTLINES_FIXTURES=${HOTLINES_FIXTURES}")
   # The editor surface against the reference tools (jfr from the JDK, go tool pprof).
   add_test(NAME client.editor_session
     COMMAND ${NODE} --test editor_session.test.js
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/tests/client)
   set_tests_properties(client.editor_session PROPERTIES FIXTURES_REQUIRED client_deps TIMEOUT 600
-    LABELS client ENVIRONMENT "HOTLINES_BINARY=$<TARGET_FILE:hotlines>;HOTLINES_SHARED_DIR=${HOTLINES_SHARED_DIR}")
+    LABELS client ENVIRONMENT "HOTLINES_BINARY=$<TARGET_FILE:hotlines>;HOTLINES_FIXTURES=${HOTLINES_FIXTURES}")
 else()
   message(WARNING "node/npm not found: real-client tests are skipped")
 endif()

@@ -1,11 +1,11 @@
 # The Neovim plugin (editors/nvim) in headless Neovim with only the plugin on the
-# runtimepath, against the real server on the shared fixtures: heat marks, commands and
+# runtimepath, against the real server on tests/fixtures: heat marks, commands and
 # quickfix lists (java-shop and go-shop), profiled runs, and the rendered screen (tmux).
 find_program(NVIM nvim)
 find_program(TMUX tmux)
 if(NVIM)
   set(HOTLINES_NVIM_PLUGIN ${CMAKE_SOURCE_DIR}/editors/nvim)
-  set(HOTLINES_NVIM_ENV "HOTLINES_BINARY=$<TARGET_FILE:hotlines>;HOTLINES_SHARED=${HOTLINES_SHARED_DIR};HOTLINES_TEST_TMP=${CMAKE_BINARY_DIR}/nvim-plugin;HOTLINES_GO_CACHE=${CMAKE_BINARY_DIR}/runs-go")
+  set(HOTLINES_NVIM_ENV "HOTLINES_BINARY=$<TARGET_FILE:hotlines>;HOTLINES_FIXTURES=${HOTLINES_FIXTURES};HOTLINES_TEST_TMP=${CMAKE_BINARY_DIR}/nvim-plugin;HOTLINES_GO_CACHE=${CMAKE_BINARY_DIR}/runs-go")
   foreach(name heat commands go run)
     add_test(NAME nvim.plugin_${name}
       COMMAND ${NVIM} --headless -u NONE -i NONE -n -c "set rtp+=${HOTLINES_NVIM_PLUGIN}"

@@ -1,7 +1,7 @@
 # The VS Code extension (editors/vscode): npm ci, strict TypeScript check, unit tests of the
 # pure parts (node --test), the packaged .vsix, and the extension in a real VS Code
-# (code-server + Debian chromium via playwright-core, installed by tests/vscode/harness.sh from
-# apt and npm into build/vscode-harness). Screenshots: build/vscode-artifacts.
+# (code-server + Debian chromium via playwright-core, installed by tests/vscode/install_harness.sh
+# from the npm registry into build/vscode-harness). Screenshots: build/vscode-artifacts.
 find_program(NODE node)
 find_program(NPM npm)
 if(NODE AND NPM)
@@ -17,21 +17,15 @@ if(NODE AND NPM)
   set_tests_properties(vscode.package PROPERTIES FIXTURES_REQUIRED vscode_deps FIXTURES_SETUP vscode_vsix
     TIMEOUT 180 LABELS editor)
 
-  find_program(APT_GET apt-get)
-  if(APT_GET)
-    set(VSCODE_HARNESS ${CMAKE_BINARY_DIR}/vscode-harness)
-    add_test(NAME vscode.harness
-      COMMAND bash ${CMAKE_SOURCE_DIR}/tests/vscode/harness.sh ${VSCODE_HARNESS} ${HOTLINES_SHARED_DIR})
-    set_tests_properties(vscode.harness PROPERTIES FIXTURES_SETUP vscode_harness TIMEOUT 1200 LABELS "editor;slow"
-      RESOURCE_LOCK chromium)
-    add_test(NAME vscode.workbench COMMAND ${NODE} --test --test-concurrency=1 workbench.test.mjs
-      WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/tests/vscode)
-    set_tests_properties(vscode.workbench PROPERTIES FIXTURES_REQUIRED "vscode_deps;vscode_vsix;vscode_harness"
-      TIMEOUT 900 LABELS "editor;slow" RESOURCE_LOCK chromium
-      ENVIRONMENT "HOTLINES_BINARY=$<TARGET_FILE:hotlines>;HOTLINES_SHARED_DIR=${HOTLINES_SHARED_DIR};HARNESS=${VSCODE_HARNESS};VSIX=${VSCODE_VSIX};HOTLINES_ARTIFACTS=${CMAKE_BINARY_DIR}/vscode-artifacts")
-  else()
-    message(WARNING "apt-get not found: the VS Code harness cannot be installed; vscode.workbench is skipped")
-  endif()
+  set(VSCODE_HARNESS ${CMAKE_BINARY_DIR}/vscode-harness)
+  add_test(NAME vscode.harness COMMAND bash ${CMAKE_SOURCE_DIR}/tests/vscode/install_harness.sh ${VSCODE_HARNESS})
+  set_tests_properties(vscode.harness PROPERTIES FIXTURES_SETUP vscode_harness TIMEOUT 1200 LABELS "editor;slow"
+    RESOURCE_LOCK chromium)
+  add_test(NAME vscode.workbench COMMAND ${NODE} --test --test-concurrency=1 workbench.test.mjs
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/tests/vscode)
+  set_tests_properties(vscode.workbench PROPERTIES FIXTURES_REQUIRED "vscode_deps;vscode_vsix;vscode_harness"
+    TIMEOUT 900 LABELS "editor;slow" RESOURCE_LOCK chromium
+    ENVIRONMENT "HOTLINES_BINARY=$<TARGET_FILE:hotlines>;HOTLINES_FIXTURES=${HOTLINES_FIXTURES};HARNESS=${VSCODE_HARNESS};VSIX=${VSCODE_VSIX};HOTLINES_ARTIFACTS=${CMAKE_BINARY_DIR}/vscode-artifacts")
 else()
   message(WARNING "node/npm not found: VS Code extension tests are skipped")
 endif()

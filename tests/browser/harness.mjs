@@ -1,7 +1,7 @@
 // Shared setup of the real-browser tests: Debian's chromium driven by playwright-core
 // (headless, no sandbox, background networking off), the hotlines binary and fixtures, an
 // artifacts folder for screenshots, and `hotlines ... --json` as the independent reference.
-// Env: HOTLINES_BINARY, HOTLINES_SHARED_DIR, HOTLINES_ARTIFACTS (screenshots), CHROMIUM.
+// Env: HOTLINES_BINARY, HOTLINES_FIXTURES, HOTLINES_ARTIFACTS (screenshots), CHROMIUM.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,9 +11,9 @@ import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const binary = process.env.HOTLINES_BINARY || path.join(here, '../../build/hotlines');
-export const shared = process.env.HOTLINES_SHARED_DIR || path.join(here, '../../../shared');
+export const fixtures = process.env.HOTLINES_FIXTURES || path.join(here, '../fixtures');
 export const artifacts = process.env.HOTLINES_ARTIFACTS || path.join(here, '../../build/browser-artifacts');
-export const javaShop = path.join(shared, 'fixtures/java-shop');
+export const javaShop = path.join(fixtures, 'java-shop');
 export const fixture = (name) => path.join(javaShop, 'profiles', name);
 fs.mkdirSync(artifacts, { recursive: true });
 

@@ -1,9 +1,9 @@
 // Real-client test of the editor surface: vscode-jsonrpc drives `hotlines serve` like an
 // editor does (initialize with the fixture folder as root, open a source file, load a
 // profile, ask for code lenses, inlay hints, hover and fileAnnotations) and every number is
-// compared with the reference tools: the JDK's own parser (../shared/oracles/jfr-aggregate)
+// compared with the reference tools: the JDK's own parser (tests/oracles/jfr_aggregate.py)
 // for JFR and `go tool pprof -list` for pprof.
-// Env: HOTLINES_BINARY (the built server), HOTLINES_SHARED_DIR (the shared fixtures).
+// Env: HOTLINES_BINARY (the built server), HOTLINES_FIXTURES (tests/fixtures).
 'use strict';
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
@@ -13,9 +13,9 @@ const path = require('node:path');
 const rpc = require('vscode-jsonrpc/node');
 
 const binary = process.env.HOTLINES_BINARY || path.join(__dirname, '../../build/hotlines');
-const shared = process.env.HOTLINES_SHARED_DIR || path.join(__dirname, '../../../shared');
-const javaRoot = path.join(shared, 'fixtures/java-shop');
-const goRoot = path.join(shared, 'fixtures/go-shop');
+const fixtures = process.env.HOTLINES_FIXTURES || path.join(__dirname, '../fixtures');
+const javaRoot = path.join(fixtures, 'java-shop');
+const goRoot = path.join(fixtures, 'go-shop');
 const uriOf = (p) => 'file://' + p;
 
 async function session(root) {
@@ -54,7 +54,7 @@ async function session(root) {
 const oracleCache = new Map();
 function jfrAggregate(file, event) {
   if (!oracleCache.has(file))
-    oracleCache.set(file, JSON.parse(execFileSync(path.join(shared, 'oracles/jfr-aggregate'), [file],
+    oracleCache.set(file, JSON.parse(execFileSync('python3', [path.join(__dirname, '../oracles/jfr_aggregate.py'), file],
       { maxBuffer: 1 << 28 }).toString()));
   return oracleCache.get(file)[event];
 }
@@ -118,7 +118,7 @@ function pprofList(file, sampleIndex, unit, basename) {
       const got = new Map(ann.lines.map((l) => [l.line, {
         self: l.self.count, total: l.total.count, selfValue: l.self.value, totalValue: l.total.value,
       }]));
-      assert.deepEqual(got, want, `${event}: Pricing.java per-line self/total equal jfr-aggregate`);
+      assert.deepEqual(got, want, `${event}: Pricing.java per-line self/total equal the JFR oracle`);
     }
 
     // The editor's view: cpu (the default event). Hints and lenses show the same numbers.

@@ -1,6 +1,6 @@
 // Real-client test: vscode-jsonrpc (the JSON-RPC library VS Code uses) drives the real
 // `hotlines serve` through initialize -> loadProfile -> hotMethods -> shutdown -> exit.
-// Env: HOTLINES_BINARY (the built server), HOTLINES_SHARED_DIR (the shared fixtures).
+// Env: HOTLINES_BINARY (the built server), HOTLINES_FIXTURES (tests/fixtures).
 'use strict';
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
@@ -9,8 +9,8 @@ const path = require('node:path');
 const rpc = require('vscode-jsonrpc/node');
 
 const binary = process.env.HOTLINES_BINARY || path.join(__dirname, '../../build/hotlines');
-const shared = process.env.HOTLINES_SHARED_DIR || path.join(__dirname, '../../../shared');
-const fixture = (name) => path.join(shared, 'fixtures/java-shop/profiles', name);
+const fixtures = process.env.HOTLINES_FIXTURES || path.join(__dirname, '../fixtures');
+const fixture = (name) => path.join(fixtures, 'java-shop/profiles', name);
 
 function start() {
   const child = spawn(binary, ['serve'], { stdio: ['pipe', 'pipe', 'pipe'] });

@@ -1,10 +1,10 @@
 -- Neovim's built-in LSP client, no plugins, against `hotlines serve`: the proof that an editor
 -- with no hotlines extension shows hot lines. Run headless by tests/nvim.cmake:
---   HOTLINES_BINARY=… HOTLINES_SHARED=… nvim --headless -u NONE -i NONE -n -c "luafile THIS"
+--   HOTLINES_BINARY=… HOTLINES_FIXTURES=… nvim --headless -u NONE -i NONE -n -c "luafile THIS"
 -- Exits 0 when every check passes, 1 with the failures printed otherwise.
 local binary = os.getenv('HOTLINES_BINARY')
-local shared = os.getenv('HOTLINES_SHARED')
-local root = shared .. '/fixtures/java-shop'
+local fixtures = assert(os.getenv('HOTLINES_FIXTURES'), 'HOTLINES_FIXTURES is not set')
+local root = fixtures .. '/java-shop'
 local source = root .. '/src/main/java/org/acme/shop/Pricing.java'
 local failures = {}
 

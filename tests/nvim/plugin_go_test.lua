@@ -6,7 +6,7 @@ local dir = debug.getinfo(1, 'S').source:sub(2):match('(.*)/')
 local t = dofile(dir .. '/lib/plugin_harness.lua')
 
 t.run(function()
-  local root = t.shared .. '/fixtures/go-shop'
+  local root = t.fixtures .. '/go-shop'
   t.setup({})
   vim.cmd('cd ' .. root)
   vim.cmd('edit internal/shop/shop.go')

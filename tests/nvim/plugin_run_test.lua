@@ -14,7 +14,7 @@ t.run(function()
   local cache = os.getenv('HOTLINES_GO_CACHE') or (tmp .. '/go')
   local root = tmp .. '/go-shop-' .. vim.fn.getpid()
   vim.fn.mkdir(root, 'p')
-  vim.fn.system({ 'cp', '-r', t.shared .. '/fixtures/go-shop/go.mod', t.shared .. '/fixtures/go-shop/internal', root })
+  vim.fn.system({ 'cp', '-r', t.fixtures .. '/go-shop/go.mod', t.fixtures .. '/go-shop/internal', root })
   vim.fn.system({ 'chmod', '-R', 'u+w', root })
   t.setup({
     run_env = {

@@ -23,7 +23,7 @@ t.run(function()
     'TERM=xterm-256color',
     'HOTLINES_SCREEN_READY=' .. ready,
     'HOTLINES_BINARY=' .. t.binary,
-    'HOTLINES_SHARED=' .. t.shared,
+    'HOTLINES_FIXTURES=' .. t.fixtures,
     nvim,
     '-u',
     'NONE',

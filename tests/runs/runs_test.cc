@@ -1,6 +1,6 @@
 // Profiled runs end to end, with real toolchains: the real `hotlines serve` is driven over
 // stdio (hotlines/run, runOutput, runFinished, cancelRun, listJvms, testsInFile) on copies of
-// ../shared/fixtures. Each profile a run loads is checked with the query engine: the test's
+// tests/fixtures. Each profile a run loads is checked with the query engine: the test's
 // hot line must be among the profile's top 3 lines by self weight. Needs java/javac/jcmd
 // (openjdk-17-jdk), go (golang-go), junit4 and, for the Maven test, maven with Debian's
 // /usr/share/maven-repo (scripts/deps.sh test installs them).
@@ -166,8 +166,8 @@ protected:
   fs::path copy_go_shop() {
     fs::path root = dir_ / "go-shop";
     fs::create_directories(root);
-    fs::copy(test::shared_path("fixtures/go-shop/go.mod"), root / "go.mod");
-    fs::copy(test::shared_path("fixtures/go-shop/internal"), root / "internal",
+    fs::copy(test::fixture_path("go-shop/go.mod"), root / "go.mod");
+    fs::copy(test::fixture_path("go-shop/internal"), root / "internal",
              fs::copy_options::recursive);
     return root;
   }
@@ -179,9 +179,8 @@ protected:
   fs::path copy_java_shop(bool compile) {
     fs::path root = dir_ / "java-shop";
     fs::create_directories(root);
-    fs::copy(test::shared_path("fixtures/java-shop/pom.xml"), root / "pom.xml");
-    fs::copy(test::shared_path("fixtures/java-shop/src"), root / "src",
-             fs::copy_options::recursive);
+    fs::copy(test::fixture_path("java-shop/pom.xml"), root / "pom.xml");
+    fs::copy(test::fixture_path("java-shop/src"), root / "src", fs::copy_options::recursive);
     fs::path repeated = root / "src/test/java/org/acme/shop/RepeatedPricingTest.java";
     std::ofstream(repeated)
         << "package org.acme.shop;\n"

@@ -91,7 +91,7 @@ TEST(CliExport, DiffOfTwoProfilesAndTwoWindows) {
   ASSERT_GT(j["rows"].size(), 0u);
   EXPECT_TRUE(j["rows"][0].contains("line"));
   // A file named by its trailing components; rows name the function at the line. Line 32 has
-  // 181 of 2530 samples before and 59 of 672 after (jfr-aggregate's lines_self).
+  // 181 of 2530 samples before and 59 of 672 after (the JFR oracle's lines_self).
   r = hotlines_cli("diff " + cpu + " " + java_profile("ap-multi.jfr") +
                    " --file Pricing.java --json");
   ASSERT_EQ(r.status, 0) << r.err;

@@ -11,7 +11,7 @@ using json = nlohmann::json;
 
 namespace {
 
-const std::string kJavaShop = shared_path("fixtures/java-shop");
+const std::string kJavaShop = fixture_path("java-shop");
 
 std::string between(const std::string &s, const std::string &open, const std::string &close) {
   size_t a = s.find(open);

@@ -2,7 +2,7 @@
 // and run under the Flight Recorder with 1 MB chunks (several real chunks, JDK streaming
 // checkpoints, a user-defined event type mid-recording), ThreadPark and NativeMethodSample;
 // with a JDK 25 when one is installed, also jdk.CPUTimeSample and jdk.MethodTrace. Each file is
-// compared with ../shared/oracles/jfr-aggregate exactly, and a cut copy loads its complete
+// compared with tests/oracles/jfr_aggregate.py exactly, and a cut copy loads its complete
 // chunks with a warning.
 #include "formats/jfr_reader.h"
 #include "formats/loader.h"
@@ -106,7 +106,7 @@ const char *kSettings = R"XML(<?xml version="1.0" encoding="UTF-8"?>
 </configuration>
 )XML";
 
-const char *kJdk25 = "/usr/lib/jvm/temurin-25-jdk-amd64/bin";
+const char *kJdk25 = HOTLINES_JDK25; // tests/CMakeLists.txt registers Jdk25* only if it exists
 
 class JfrRecorded : public ::testing::Test {
 protected:

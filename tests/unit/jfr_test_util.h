@@ -1,4 +1,4 @@
-// Helpers for the JFR tests: run ../shared/oracles/jfr-aggregate (the JDK's own parser) on a
+// Helpers for the JFR tests: run tests/oracles/jfr_aggregate.py (the JDK's own parser) on a
 // file, aggregate a loaded Profile the same way, and compare the two exactly. Multi-chunk
 // files are compared chunk by chunk: the JDK reuses constant-pool entries across chunks by
 // key, which is wrong for concatenated recordings, so each chunk is given to it alone.
@@ -91,8 +91,8 @@ inline void add_aggregate(Aggregate *into, const Aggregate &a) {
 // Runs the oracle on one file; fails the test (and returns empty) when it cannot run.
 inline Aggregate oracle_aggregate_file(const std::string &path) {
   int status = -1;
-  std::string out = run_command("python3 " + shell_quote(shared_path("oracles/jfr-aggregate")) +
-                                    " " + shell_quote(path) + " 2>&1",
+  std::string out = run_command("python3 " + shell_quote(oracle_path("jfr_aggregate.py")) + " " +
+                                    shell_quote(path) + " 2>&1",
                                 &status);
   EXPECT_EQ(status, 0) << "oracle failed on " << path << ":\n" << out.substr(0, 2000);
   if (status != 0) return {};

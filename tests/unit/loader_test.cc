@@ -11,9 +11,8 @@ using namespace hotlines::test;
 TEST(Loader, DetectsByContentNotName) {
   EXPECT_EQ(detect_format(read_file(java_profile("ap-cpu.jfr"))), Format::jfr);
   EXPECT_EQ(detect_format(read_file(java_profile("ap-alloc.pb"))), Format::pprof);
-  EXPECT_EQ(
-      detect_format(read_file(shared_path("fixtures/go-shop/profiles/mutex.pprof")).substr(0, 2)),
-      Format::unknown); // gzip magic alone is not a profile
+  EXPECT_EQ(detect_format(read_file(fixture_path("go-shop/profiles/mutex.pprof")).substr(0, 2)),
+            Format::unknown); // gzip magic alone is not a profile
   EXPECT_EQ(detect_format(read_file(java_profile("ap-cpu.collapsed"))), Format::collapsed);
 }
 

@@ -18,16 +18,15 @@ using namespace hotlines::test;
 namespace {
 
 std::string raw_fixture(const std::string &rel) {
-  std::string d = read_file(shared_path(rel)), out, err;
+  std::string d = read_file(fixture_path(rel)), out, err;
   if (is_gzip(d)) {
     EXPECT_TRUE(gunzip(d, &out, &err)) << err;
   }
   return is_gzip(d) ? out : d;
 }
 
-const char *kFixtures[] = {
-    "fixtures/go-shop/profiles/cpu.pprof", "fixtures/go-shop/profiles/mem.pprof",
-    "fixtures/go-shop/profiles/block.pprof", "fixtures/java-shop/profiles/ap-alloc.pb"};
+const char *kFixtures[] = {"go-shop/profiles/cpu.pprof", "go-shop/profiles/mem.pprof",
+                           "go-shop/profiles/block.pprof", "java-shop/profiles/ap-alloc.pb"};
 
 // A small valid profile the tests then break.
 ProtoProfile valid() {
@@ -61,7 +60,7 @@ TEST(PprofBadInput, ValidBaseline) {
 }
 
 TEST(PprofBadInput, TruncatedGzip) {
-  std::string gz = read_file(shared_path(kFixtures[0]));
+  std::string gz = read_file(fixture_path(kFixtures[0]));
   ASSERT_TRUE(is_gzip(gz));
   for (size_t n : {size_t(10), gz.size() / 2, gz.size() - 5}) {
     LoadResult r = load_profile_bytes(std::string_view(gz).substr(0, n));

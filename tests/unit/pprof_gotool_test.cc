@@ -28,8 +28,7 @@ std::string tmp_dir() {
 
 std::vector<std::string> fixture_paths() {
   std::vector<std::string> out;
-  for (const auto &e :
-       std::filesystem::directory_iterator(shared_path("fixtures/go-shop/profiles")))
+  for (const auto &e : std::filesystem::directory_iterator(fixture_path("go-shop/profiles")))
     if (e.path().extension() == ".pprof") out.push_back(e.path().string());
   std::sort(out.begin(), out.end());
   out.push_back(java_profile("ap-alloc.pb"));
@@ -146,8 +145,7 @@ void expect_same_as_go(const Profile &p, const std::string &file, const std::str
 // -list flags that find go-shop's sources (other fixtures record no file names).
 std::string source_flags_for(const std::string &fixture) {
   if (fixture.find("go-shop") == std::string::npos) return "";
-  return "-source_path=" + shell_quote(shared_path("fixtures/go-shop")) +
-         " -trim_path=/build/go-shop";
+  return "-source_path=" + shell_quote(fixture_path("go-shop")) + " -trim_path=/build/go-shop";
 }
 
 std::string write_file(const std::string &name, const std::string &bytes) {

@@ -22,7 +22,7 @@ namespace {
 namespace pb = perftools::profiles;
 
 std::string go_profile(const std::string &name) {
-  return shared_path("fixtures/go-shop/profiles/" + name);
+  return fixture_path("go-shop/profiles/" + name);
 }
 
 std::unique_ptr<Profile> load(const std::string &path) {

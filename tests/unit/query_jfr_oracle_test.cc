@@ -1,7 +1,7 @@
 // Exactness against the JDK's own parser: for every JFR fixture, every event and both
 // measures, the engine's hot functions (self, total), per-line tables and per-thread weights
-// equal ../shared/oracles/jfr-aggregate — through a copy of it extended with thread and
-// time-window restriction (query_jfr_aggregate.py) for filtered views.
+// equal tests/oracles/jfr_aggregate.py (the JDK's `jfr print`, aggregated), restricted by
+// its --thread and --from-ns/--to-ns options for filtered views.
 #include "formats/loader.h"
 #include "query_test_util.h"
 #include "server/query_hot.h"
@@ -19,8 +19,7 @@ using json = nlohmann::json;
 namespace {
 
 json run_oracle(const std::string &file, const std::string &extra = "") {
-  std::string cmd = "python3 " + std::string(HOTLINES_SOURCE_DIR) +
-                    "/tests/unit/query_jfr_aggregate.py '" + file + "' " + extra;
+  std::string cmd = "python3 " + oracle_path("jfr_aggregate.py") + " '" + file + "' " + extra;
   int status = 0;
   std::string out = run_command(cmd, &status);
   EXPECT_EQ(status, 0) << cmd;

@@ -18,7 +18,7 @@ using namespace hotlines::test;
 namespace {
 
 std::string go_shop() {
-  return shared_path("fixtures/go-shop");
+  return fixture_path("go-shop");
 }
 
 int64_t number(const std::string &cell) {
@@ -105,8 +105,8 @@ class PprofOracle : public ::testing::TestWithParam<const char *> {};
 
 TEST_P(PprofOracle, HotFunctionsAndLinesMatch) {
   std::string file = std::string(GetParam()).find('/') == std::string::npos
-                         ? shared_path("fixtures/go-shop/profiles/" + std::string(GetParam()))
-                         : shared_path(GetParam());
+                         ? fixture_path("go-shop/profiles/" + std::string(GetParam()))
+                         : fixture_path(GetParam());
   LoadResult r = load_profile_file(file);
   ASSERT_TRUE(r.ok()) << r.describe();
   auto idx = ProfileIndex::build(std::shared_ptr<const Profile>(std::move(r.profile)));
@@ -173,7 +173,7 @@ TEST_P(PprofOracle, HotFunctionsAndLinesMatch) {
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, PprofOracle,
                          ::testing::Values("cpu.pprof", "mem.pprof", "block.pprof", "mutex.pprof",
-                                           "fixtures/java-shop/profiles/ap-alloc.pb"),
+                                           "java-shop/profiles/ap-alloc.pb"),
                          [](const auto &info) {
                            std::string n = info.param;
                            n = n.substr(n.find_last_of('/') + 1);

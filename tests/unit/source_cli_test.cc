@@ -9,11 +9,11 @@
 namespace hotlines {
 namespace {
 
+using test::fixture_path;
 using test::hotlines_cli;
-using test::shared_path;
 
-const std::string kJavaShop = shared_path("fixtures/java-shop");
-const std::string kGoShop = shared_path("fixtures/go-shop");
+const std::string kJavaShop = fixture_path("java-shop");
+const std::string kGoShop = fixture_path("go-shop");
 
 TEST(SourceCli, JavaShopText) {
   test::CliRun r =
@@ -28,8 +28,8 @@ TEST(SourceCli, JavaShopText) {
 
 TEST(SourceCli, GoShopJsonWithRemapAndAll) {
   test::CliRun r =
-      hotlines_cli("resolve " + shared_path("fixtures/go-shop/profiles/cpu.pprof") + " --root " +
-                   kGoShop + " --remap /build/go-shop=" + kGoShop + " --all --json");
+      hotlines_cli("resolve " + fixture_path("go-shop/profiles/cpu.pprof") + " --root " + kGoShop +
+                   " --remap /build/go-shop=" + kGoShop + " --all --json");
   ASSERT_EQ(r.status, 0) << r.err;
   nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["command"], "resolve");
@@ -51,7 +51,7 @@ TEST(SourceCli, GoShopJsonWithRemapAndAll) {
 TEST(SourceCli, PathsThatResolveNowhereNameThePrefix) {
   test::TempTree t;
   t.write("elsewhere/shop.go", "package shop\n\nfunc Discount(n int) float64 { return 0 }\n");
-  test::CliRun r = hotlines_cli("resolve " + shared_path("fixtures/go-shop/profiles/cpu.pprof") +
+  test::CliRun r = hotlines_cli("resolve " + fixture_path("go-shop/profiles/cpu.pprof") +
                                 " --root " + t.path() + " --json");
   ASSERT_EQ(r.status, 0) << r.err;
   nlohmann::json rep = nlohmann::json::parse(r.out)["report"];
@@ -78,8 +78,8 @@ TEST(SourceCli, PathsThatResolveNowhereNameThePrefix) {
             "/build/go-shop/internal/shop to " +
                 t.path("elsewhere") + " (resolves 1 files)");
 
-  test::CliRun text = hotlines_cli("resolve " + shared_path("fixtures/go-shop/profiles/cpu.pprof") +
-                                   " --root " + t.path());
+  test::CliRun text =
+      hotlines_cli("resolve " + fixture_path("go-shop/profiles/cpu.pprof") + " --root " + t.path());
   EXPECT_NE(text.out.find("--remap /build/go-shop/internal/shop=" + t.path("elsewhere") +
                           " (resolves 1)"),
             std::string::npos)

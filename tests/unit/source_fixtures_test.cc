@@ -1,7 +1,7 @@
-// The shared java-shop and go-shop fixtures resolve fully against their checkouts, with no
-// configuration: every org/acme/shop class and every example.com/gows/internal/shop
-// function lands on its file (the Go profiles were recorded under /build/go-shop), JDK,
-// runtime and native frames are external, nothing is unresolved.
+// The java-shop and go-shop fixtures (tests/fixtures) resolve fully against their checkouts, with
+// no configuration: every org/acme/shop class and every example.com/gows/internal/shop function
+// lands on its file (the Go profiles were recorded under /build/go-shop), JDK, runtime and native
+// frames are external, nothing is unresolved.
 #include "formats/loader.h"
 #include "server/profile_index.h"
 #include "server/resolution_report.h"
@@ -15,9 +15,9 @@
 namespace hotlines {
 namespace {
 
+using test::fixture_path;
 using test::index_roots;
 using test::resolve_profile;
-using test::shared_path;
 
 std::shared_ptr<const Profile> load(const std::string &path) {
   LoadResult r = load_profile_file(path);
@@ -39,8 +39,8 @@ std::map<std::string, std::string> resolved(const ProfileResolution &res) {
   return out;
 }
 
-const std::string kJavaShop = shared_path("fixtures/java-shop");
-const std::string kGoShop = shared_path("fixtures/go-shop");
+const std::string kJavaShop = fixture_path("java-shop");
+const std::string kGoShop = fixture_path("go-shop");
 
 TEST(SourceFixtures, JavaShopJfrResolvesEveryShopFrame) {
   auto profile = load(test::java_profile("ap-cpu.jfr"));
@@ -120,7 +120,7 @@ TEST(SourceFixtures, GoShopResolvesFromBuildPathsWithoutConfiguration) {
   auto ws = index_roots({kGoShop});
   ASSERT_EQ(ws->go_modules().size(), 1u);
   EXPECT_EQ(ws->go_modules()[0].path, "example.com/gows");
-  auto cpu = load(shared_path("fixtures/go-shop/profiles/cpu.pprof"));
+  auto cpu = load(fixture_path("go-shop/profiles/cpu.pprof"));
   auto res = resolve_profile(cpu, ws);
   ASSERT_TRUE(res);
   EXPECT_EQ(res->count(ResolutionStatus::unresolved), 0u);
@@ -152,7 +152,7 @@ TEST(SourceFixtures, GoShopResolvesFromBuildPathsWithoutConfiguration) {
   EXPECT_EQ(rep.unresolved, 0);
   EXPECT_EQ(rep.external, 30000000);
 
-  auto block = load(shared_path("fixtures/go-shop/profiles/block.pprof"));
+  auto block = load(fixture_path("go-shop/profiles/block.pprof"));
   auto bres = resolve_profile(block, ws);
   EXPECT_EQ(
       resolved(*bres),
@@ -161,7 +161,7 @@ TEST(SourceFixtures, GoShopResolvesFromBuildPathsWithoutConfiguration) {
           {"example.com/gows/internal/shop.runContention", "contention.go:9 (path-suffix)"}}));
   EXPECT_EQ(bres->count(ResolutionStatus::unresolved), 0u);
 
-  auto mem = load(shared_path("fixtures/go-shop/profiles/mem.pprof"));
+  auto mem = load(fixture_path("go-shop/profiles/mem.pprof"));
   auto mres = resolve_profile(mem, ws);
   EXPECT_EQ(mres->count(ResolutionStatus::unresolved), 0u);
   EXPECT_EQ(mres->count(ResolutionStatus::resolved), 2u);

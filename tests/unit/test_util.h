@@ -8,11 +8,17 @@
 
 namespace hotlines::test {
 
-inline std::string shared_path(const std::string &rel) {
-  return std::string(HOTLINES_SHARED_DIR) + "/" + rel;
+// A recorded profile or source file under tests/fixtures (see its README); "" is the folder.
+inline std::string fixture_path(const std::string &rel) {
+  std::string dir = std::string(HOTLINES_SOURCE_DIR) + "/tests/fixtures";
+  return rel.empty() ? dir : dir + "/" + rel;
+}
+// A reference tool under tests/oracles (the JDK-based JFR aggregator).
+inline std::string oracle_path(const std::string &name) {
+  return std::string(HOTLINES_SOURCE_DIR) + "/tests/oracles/" + name;
 }
 inline std::string java_profile(const std::string &name) {
-  return shared_path("fixtures/java-shop/profiles/" + name);
+  return fixture_path("java-shop/profiles/" + name);
 }
 inline std::string read_file(const std::string &path) {
   std::ifstream in(path, std::ios::binary);

@@ -21,8 +21,7 @@ TEST(TestsInFile, Languages) {
 }
 
 TEST(TestsInFile, FixtureJUnit4) {
-  std::string text =
-      test::shared_path("fixtures/java-shop/src/test/java/org/acme/shop/PricingTest.java");
+  std::string text = test::fixture_path("java-shop/src/test/java/org/acme/shop/PricingTest.java");
   auto tests = find_tests(TestLanguage::java, test::read_file(text));
   ASSERT_EQ(tests.size(), 2u);
   EXPECT_EQ(tests[0].class_name, "org.acme.shop.PricingTest");
@@ -35,13 +34,13 @@ TEST(TestsInFile, FixtureJUnit4) {
 
 TEST(TestsInFile, TestClasses) {
   std::string fixture =
-      test::shared_path("fixtures/java-shop/src/test/java/org/acme/shop/PricingTest.java");
+      test::fixture_path("java-shop/src/test/java/org/acme/shop/PricingTest.java");
   auto classes = find_test_classes(TestLanguage::java, test::read_file(fixture));
   ASSERT_EQ(classes.size(), 1u);
   EXPECT_EQ(classes[0].kind, FoundTest::Kind::junit_class);
   EXPECT_EQ(classes[0].class_name, "org.acme.shop.PricingTest");
   EXPECT_EQ(classes[0].name, "PricingTest");
-  EXPECT_EQ(where(classes[0].range), "6:0-22:1");       // public class .. closing brace
+  EXPECT_EQ(where(classes[0].range), "6:0-22:1");      // public class .. closing brace
   EXPECT_EQ(where(classes[0].selection), "6:13-6:24"); // PricingTest
 
   const char *src = R"(package a;
@@ -114,7 +113,7 @@ public class OuterTest {
 }
 
 TEST(TestsInFile, FixtureJavaMain) {
-  std::string path = test::shared_path("fixtures/java-shop/src/main/java/org/acme/shop/Main.java");
+  std::string path = test::fixture_path("java-shop/src/main/java/org/acme/shop/Main.java");
   std::string text = test::read_file(path);
   auto mains = find_mains(TestLanguage::java, text);
   ASSERT_EQ(mains.size(), 1u);
@@ -126,7 +125,7 @@ TEST(TestsInFile, FixtureJavaMain) {
   EXPECT_TRUE(find_tests(TestLanguage::java, text).empty());
   // A test file has tests and no main; a main is Java only.
   std::string test_file =
-      test::shared_path("fixtures/java-shop/src/test/java/org/acme/shop/PricingTest.java");
+      test::fixture_path("java-shop/src/test/java/org/acme/shop/PricingTest.java");
   EXPECT_TRUE(find_mains(TestLanguage::java, test::read_file(test_file)).empty());
   EXPECT_TRUE(find_mains(TestLanguage::go, "package main\nfunc main() {}\n").empty());
   EXPECT_TRUE(find_mains(TestLanguage::none, text).empty());
@@ -179,7 +178,7 @@ class Second {
 }
 
 TEST(TestsInFile, FixtureGo) {
-  std::string path = test::shared_path("fixtures/go-shop/internal/shop/shop_test.go");
+  std::string path = test::fixture_path("go-shop/internal/shop/shop_test.go");
   auto tests = find_tests(TestLanguage::go, test::read_file(path));
   ASSERT_EQ(tests.size(), 2u);
   EXPECT_EQ(tests[0].name, "TestWorkload");

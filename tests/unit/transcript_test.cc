@@ -5,7 +5,7 @@
 //   --> {json}                (sent framed)             --> raw: "json string of raw bytes"
 //   <-- {json}                (expected: a recursive subset of the next message; arrays
 //                              match element-wise; "*" matches any value)
-// $SHARED and $SOURCE in lines are replaced by the shared and source directories, and
+// $FIXTURES and $SOURCE in lines are replaced by tests/fixtures and the source directory, and
 // "$TEXT(path)" by the file's contents as a JSON string (for didOpen).
 #include "protocol/framing.h"
 #include "test_util.h"
@@ -23,8 +23,9 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string substitute(std::string s) {
-  for (auto [k, v] : {std::pair<std::string, std::string>{"$SHARED", HOTLINES_SHARED_DIR},
-                      {"$SOURCE", HOTLINES_SOURCE_DIR}}) {
+  for (auto [k, v] :
+       {std::pair<std::string, std::string>{"$FIXTURES", hotlines::test::fixture_path("")},
+        {"$SOURCE", HOTLINES_SOURCE_DIR}}) {
     for (size_t p; (p = s.find(k)) != std::string::npos;) s.replace(p, k.size(), v);
   }
   for (size_t p; (p = s.find("\"$TEXT(")) != std::string::npos;) {

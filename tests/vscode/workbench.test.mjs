@@ -1,5 +1,5 @@
 // The extension in a real VS Code (code-server 4.100.3 + Debian chromium via playwright-core,
-// installed by tests/vscode/harness.sh): install the packaged .vsix, open a temp copy of
+// installed by tests/vscode/install_harness.sh): install the packaged .vsix, open a temp copy of
 // java-shop (go-shop inside it), and compare what the workbench draws with the server's own
 // answers (a second `hotlines serve`, server_truth.mjs): load ap-cpu.jfr from the explorer's
 // context menu; Pricing.java's gutter icons and after-line text; a Hot Methods click lands on
@@ -11,7 +11,7 @@
 // "Profile Java Main Class…" and a cancelled one; "Attach to JVM…" on a running Main; the
 // remap notification for a Go profile recorded with its package elsewhere; hotlines.profiles.
 // Screenshots go to $HOTLINES_ARTIFACTS.
-// Env: HOTLINES_BINARY, HOTLINES_SHARED_DIR, HARNESS (the harness BASE), VSIX, HOTLINES_ARTIFACTS.
+// Env: HOTLINES_BINARY, HOTLINES_FIXTURES, HARNESS (the harness BASE), VSIX, HOTLINES_ARTIFACTS.
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -169,8 +169,8 @@ async function dropOnProfiles(what) {
 }
 
 before(async () => {
-  fs.cpSync(path.join(env('HOTLINES_SHARED_DIR'), 'fixtures/java-shop'), folder, { recursive: true });
-  fs.cpSync(path.join(env('HOTLINES_SHARED_DIR'), 'fixtures/go-shop'), path.join(folder, 'go-shop'), { recursive: true });
+  fs.cpSync(path.join(env('HOTLINES_FIXTURES'), 'java-shop'), folder, { recursive: true });
+  fs.cpSync(path.join(env('HOTLINES_FIXTURES'), 'go-shop'), path.join(folder, 'go-shop'), { recursive: true });
   // Profiled Maven runs resolve from Debian's repository only (as tests/runs does).
   fs.writeFileSync(path.join(work, 'settings.xml'), `<settings><localRepository>${path.join(work, 'm2')}</localRepository><mirrors><mirror><id>debian</id><mirrorOf>*</mirrorOf><url>file:///usr/share/maven-repo</url></mirror></mirrors></settings>\n`);
   fs.mkdirSync(path.join(folder, '.vscode'), { recursive: true });
@@ -697,7 +697,7 @@ test('a Go profile recorded where the package lived elsewhere: the suggested rem
   // The same module with internal/shop at pkg/, tested outside the workspace: its recorded
   // paths end in pkg/shop.go, which only weakly matches go-shop/internal/shop/shop.go.
   const moved = path.join(work, 'moved');
-  fs.cpSync(path.join(env('HOTLINES_SHARED_DIR'), 'fixtures/go-shop'), moved, { recursive: true });
+  fs.cpSync(path.join(env('HOTLINES_FIXTURES'), 'go-shop'), moved, { recursive: true });
   fs.renameSync(path.join(moved, 'internal/shop'), path.join(moved, 'pkg'));
   const profile = path.join(work, 'moved.pprof');
   execFileSync('go', ['test', '-count=1', '-run', '^TestWorkload$', '-cpuprofile', profile, './pkg'], { cwd: moved, env: { ...process.env, GOFLAGS: '' } });

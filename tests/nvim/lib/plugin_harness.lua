@@ -1,12 +1,12 @@
 -- Shared by the plugin_*_test.lua scripts: checks that print ok/FAIL, finish() that exits
 -- Neovim with the verdict, waiting helpers, and a setup of the plugin (only editors/nvim on
--- the runtimepath) against $HOTLINES_BINARY on $HOTLINES_SHARED/fixtures.
--- Environment: HOTLINES_BINARY, HOTLINES_SHARED (set by tests/nvim_plugin.cmake).
+-- the runtimepath) against $HOTLINES_BINARY on $HOTLINES_FIXTURES (tests/fixtures).
+-- Environment: HOTLINES_BINARY, HOTLINES_FIXTURES (set by tests/nvim_plugin.cmake).
 local M = {}
 
 M.binary = assert(os.getenv('HOTLINES_BINARY'), 'HOTLINES_BINARY is not set')
-M.shared = assert(os.getenv('HOTLINES_SHARED'), 'HOTLINES_SHARED is not set')
-M.java_shop = M.shared .. '/fixtures/java-shop'
+M.fixtures = assert(os.getenv('HOTLINES_FIXTURES'), 'HOTLINES_FIXTURES is not set')
+M.java_shop = M.fixtures .. '/java-shop'
 M.pricing = M.java_shop .. '/src/main/java/org/acme/shop/Pricing.java'
 M.failures = {}
 
