@@ -1,7 +1,7 @@
 // Heat words (see annotation_text.h).
 #include "server/annotation_text.h"
 
-#include "server/cli_format.h"
+#include "server/units.h"
 
 #include <cmath>
 #include <cstdio>

@@ -1,9 +1,9 @@
 // `hotlines callers FILE -m PATTERN` (or --line SOURCE:LINE): who calls a method or a line —
 // the inverted tree from it up to the thread roots; `--depth` (default 10), `--min-pct`
 // (default 1).
-#include "server/cli_format.h"
 #include "server/cli_input.h"
 #include "server/cli_tree_print.h"
+#include "server/units.h"
 
 #include <cstdio>
 

@@ -2,10 +2,11 @@
 // function self% (or total% with --total) before and after, the delta in points, and new /
 // gone functions; --file SOURCE diffs the lines of one recorded file instead.
 // Threading: Runs on the CLI's main thread; the views it computes use both cores.
-#include "server/annotations.h"
-#include "server/cli_format.h"
 #include "server/cli_input.h"
+#include "server/file_keys.h"
 #include "server/query_diff.h"
+#include "server/text_table.h"
+#include "server/units.h"
 
 #include <cstdio>
 #include <set>

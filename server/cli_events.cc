@@ -1,9 +1,10 @@
 // `hotlines events FILE`: the events a profile holds (cpu, wall, alloc, lock, ...), their
 // sample counts and values with units, and which one is the default.
 // Threading: Runs on the CLI's main thread.
-#include "server/cli_format.h"
 #include "server/cli_input.h"
 #include "server/query_events.h"
+#include "server/text_table.h"
+#include "server/units.h"
 
 #include <cstdio>
 

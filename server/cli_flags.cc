@@ -2,6 +2,8 @@
 // Threading: Single-threaded (the CLI's main thread).
 #include "server/cli_flags.h"
 
+#include "server/units.h"
+
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -32,21 +34,6 @@ const FlagSpec kCommon[] = {
     {"help", 'h', false, "print this help"},
 };
 
-bool parse_number(std::string_view s, double *out) {
-  if (s.empty()) return false;
-  std::string tmp(s);
-  char *end = nullptr;
-  double v = std::strtod(tmp.c_str(), &end);
-  if (end != tmp.c_str() + tmp.size() || !std::isfinite(v)) return false;
-  *out = v;
-  return true;
-}
-
-bool parse_count(std::string_view s, uint64_t *out) {
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
-  return ec == std::errc() && p == s.data() + s.size();
-}
-
 const FlagSpec *find_flag(std::string_view name, bool is_short, std::span<const FlagSpec> extra) {
   for (std::span<const FlagSpec> table : {std::span<const FlagSpec>(kCommon), extra})
     for (const FlagSpec &f : table)
@@ -55,76 +42,6 @@ const FlagSpec *find_flag(std::string_view name, bool is_short, std::span<const 
 }
 
 } // namespace
-
-bool parse_duration_ns(std::string_view text, int64_t *ns) {
-  if (text.empty()) return false;
-  double total = 0;
-  size_t i = 0;
-  bool any = false;
-  while (i < text.size()) {
-    size_t start = i;
-    while (i < text.size() && ((text[i] >= '0' && text[i] <= '9') || text[i] == '.')) i++;
-    if (i == start) return false;
-    double num;
-    if (!parse_number(text.substr(start, i - start), &num)) return false;
-    size_t ustart = i;
-    while (i < text.size() && text[i] >= 'a' && text[i] <= 'z') i++;
-    std::string_view unit = text.substr(ustart, i - ustart);
-    double mult;
-    if (unit == "ns")
-      mult = 1;
-    else if (unit == "us")
-      mult = 1e3;
-    else if (unit == "ms")
-      mult = 1e6;
-    else if (unit == "s")
-      mult = 1e9;
-    else if (unit == "m")
-      mult = 60e9;
-    else if (unit == "h")
-      mult = 3600e9;
-    else
-      return false;
-    total += num * mult;
-    any = true;
-  }
-  if (!any) return false;
-  *ns = static_cast<int64_t>(std::llround(total));
-  return true;
-}
-
-bool parse_time_ns(std::string_view text, int64_t start_ns, int64_t *rel, std::string *error) {
-  if (parse_duration_ns(text, rel)) return true;
-  // Epoch milliseconds, in integers: a double cannot hold epoch nanoseconds exactly.
-  std::string_view whole = text.substr(0, text.find('.'));
-  std::string_view frac =
-      whole.size() < text.size() ? text.substr(whole.size() + 1) : std::string_view();
-  uint64_t ms = 0, sub = 0;
-  bool ok = parse_count(whole, &ms) &&
-            (frac.empty() || (frac.size() <= 6 && parse_count(frac, &sub))) &&
-            ms < static_cast<uint64_t>(INT64_MAX / 1000000);
-  if (!ok) {
-    *error = "bad time '" + std::string(text) +
-             "': use a duration like 2s, 500ms, 1m30s, or epoch milliseconds";
-    return false;
-  }
-  if (start_ns <= 0) {
-    *error =
-        "time '" + std::string(text) +
-        "' is absolute (epoch ms) but the profile records no start time; use a duration like 2s";
-    return false;
-  }
-  for (size_t i = frac.size(); i < 6; i++) sub *= 10;
-  int64_t abs_ns = static_cast<int64_t>(ms) * 1000000 + static_cast<int64_t>(sub);
-  if (abs_ns < start_ns) {
-    *error = "absolute time " + std::string(text) + " ms is before the profile start (" +
-             std::to_string(start_ns / 1000000) +
-             " ms); for a time relative to the start add a unit, like " + std::string(text) + "ms";
-    return false;
-  }
-  *rel = abs_ns - start_ns;
-  return true;
-}
 
 bool CliFlags::parse(const std::vector<std::string> &args, std::span<const FlagSpec> extra,
                      std::string *error) {
@@ -229,37 +146,6 @@ bool CliFlags::parse(const std::vector<std::string> &args, std::span<const FlagS
 std::string CliFlags::value(std::string_view name) const {
   auto it = extra_.find(std::string(name));
   return it == extra_.end() || it->second.empty() ? std::string() : it->second.back();
-}
-
-bool CliFlags::make_view(const ProfileIndex &index, View *v, std::string *error,
-                         const std::string *from_override, const std::string *to_override) const {
-  const Profile &p = index.profile();
-  v->event = event;
-  v->measure = measure.value_or(Measure::value);
-  for (const std::string &t : threads) {
-    uint64_t id;
-    if (parse_count(t, &id))
-      v->threads.ids.push_back(static_cast<int64_t>(id));
-    else
-      v->threads.patterns.push_back(t);
-  }
-  const std::string &f = from_override ? *from_override : from;
-  const std::string &t = to_override ? *to_override : to;
-  int64_t ns;
-  if (!f.empty()) {
-    if (!parse_time_ns(f, p.metadata.start_time_ns, &ns, error)) return false;
-    v->from_ns = ns;
-  }
-  if (!t.empty()) {
-    if (!parse_time_ns(t, p.metadata.start_time_ns, &ns, error)) return false;
-    v->to_ns = ns;
-  }
-  v->include = include;
-  v->exclude = exclude;
-  v->hide = hide;
-  v->no_idle = no_idle;
-  v->grouping = fqn ? FunctionGrouping::fqn : FunctionGrouping::name;
-  return true;
 }
 
 std::string CliFlags::flag_help(std::span<const FlagSpec> extra) {

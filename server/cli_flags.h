@@ -5,8 +5,7 @@
 // work; everything not a flag is a file. Single-threaded (the CLI's main thread).
 #pragma once
 
-#include "server/profile_index.h"
-#include "server/view.h"
+#include "server/view_spec.h"
 
 #include <cstdint>
 #include <map>
@@ -25,7 +24,8 @@ struct FlagSpec {
   const char *help; // one line, shown by `hotlines COMMAND --help`
 };
 
-class CliFlags {
+// The parsed command line: the view flags (the ViewSpec it is) and the rest.
+class CliFlags : public ViewSpec {
 public:
   // Parses args; on failure returns false with *error. `--help` sets help.
   bool parse(const std::vector<std::string> &args, std::span<const FlagSpec> extra,
@@ -34,28 +34,16 @@ public:
   std::vector<std::string> files;
   bool help = false;
   bool json = false;
-  std::string event;
-  std::vector<std::string> threads;
-  std::string from, to;
   std::optional<size_t> top;
   std::optional<uint32_t> depth;
   std::optional<double> min_pct;
-  std::vector<std::string> hide, include, exclude;
-  bool fqn = false;
-  bool no_idle = false;
   std::optional<double> assert_below;
   std::string method;
-  std::optional<Measure> measure;
 
   // Command-specific flags.
   bool has(std::string_view name) const { return extra_.count(std::string(name)) > 0; }
   std::string value(std::string_view name) const;
   const std::map<std::string, std::vector<std::string>> &extra() const { return extra_; }
-
-  // The View these flags describe for a loaded profile (times resolved against its start).
-  // `from`/`to` override the --from/--to flags when given (diff windows).
-  bool make_view(const ProfileIndex &index, View *out, std::string *error,
-                 const std::string *from = nullptr, const std::string *to = nullptr) const;
 
   // Usage text of the common flags plus the command's own.
   static std::string flag_help(std::span<const FlagSpec> extra);
@@ -63,15 +51,5 @@ public:
 private:
   std::map<std::string, std::vector<std::string>> extra_;
 };
-
-// Parses a duration: `2s`, `500ms`, `1m30s`, `1.5s`, `250us`, `10ns`, `1h`. False when
-// the text is not a duration with units.
-bool parse_duration_ns(std::string_view text, int64_t *ns);
-
-// Parses a --from/--to time: a duration is relative to the profile start; a bare number is
-// absolute wall-clock milliseconds since the epoch, turned relative with the profile's
-// start time.
-bool parse_time_ns(std::string_view text, int64_t profile_start_ns, int64_t *relative_ns,
-                   std::string *error);
 
 } // namespace hotlines

@@ -1,10 +1,11 @@
 // `hotlines hot FILE`: the hottest functions (self and total), or hot lines with --lines;
 // --assert-below PCT turns it into a CI gate (exit 1 when the top self% >= PCT).
 // Threading: Runs on the CLI's main thread; filtered views use both cores.
-#include "server/cli_format.h"
 #include "server/cli_input.h"
 #include "server/query_hot.h"
 #include "server/query_lines.h"
+#include "server/text_table.h"
+#include "server/units.h"
 
 #include <cstdio>
 

@@ -1,10 +1,11 @@
 // `hotlines info FILE`: what a profile holds — format, producer, time span, events with
 // totals and units, thread groups and the hottest functions of the default event, warnings.
-#include "server/cli_format.h"
 #include "server/cli_input.h"
 #include "server/query_events.h"
 #include "server/query_hot.h"
 #include "server/query_threads.h"
+#include "server/text_table.h"
+#include "server/units.h"
 
 #include <cstdio>
 #include <ctime>
@@ -92,7 +93,7 @@ int cli_info(const std::vector<std::string> &args) {
     const std::string unit(v->unit());
     View view;
     std::string err;
-    f.make_view(idx, &view, &err);
+    make_view(f, idx, &view, &err);
     ThreadsResult tr = thread_weights(idx, view, true);
     Json jt = Json::array();
     TextTable tt({{"", TextTable::left}, {"", TextTable::right}, {"", TextTable::right}});

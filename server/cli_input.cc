@@ -3,8 +3,8 @@
 #include "server/cli_input.h"
 
 #include "formats/loader.h"
-#include "server/cli_format.h"
 #include "server/query_hot.h"
+#include "server/units.h"
 
 #include <cstdio>
 
@@ -62,7 +62,7 @@ int CliInput::view(const CliFlags &flags, std::shared_ptr<const ViewWeights> *ou
                    const std::string *from, const std::string *to) const {
   View v;
   std::string err;
-  if (!flags.make_view(*index_, &v, &err, from, to)) return cli_fail(kExitUsage, err, json_);
+  if (!make_view(flags, *index_, &v, &err, from, to)) return cli_fail(kExitUsage, err, json_);
   ViewResult r = compute_view(*index_, v);
   if (!r.ok()) return cli_fail(kExitInput, path_ + ": " + r.error, json_);
   *out = r.weights;

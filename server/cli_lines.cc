@@ -2,10 +2,11 @@
 // (--file org/acme/shop/Pricing.java), the list of recorded files (--files), or the hottest
 // lines of the whole view.
 // Threading: Runs on the CLI's main thread; filtered views use both cores.
-#include "server/annotations.h"
-#include "server/cli_format.h"
 #include "server/cli_input.h"
+#include "server/file_keys.h"
 #include "server/query_lines.h"
+#include "server/text_table.h"
+#include "server/units.h"
 
 #include <cstdio>
 

@@ -3,12 +3,13 @@
 // unresolved frames, failing path prefixes with a suggested --remap, and ties. --all lists
 // every function with weight and where it resolved.
 // Threading: Runs on the CLI's main thread (the workspace walk and resolution included).
-#include "server/cli_format.h"
 #include "server/cli_input.h"
 #include "server/profile_resolution.h"
 #include "server/query_hot.h"
 #include "server/resolution_report.h"
 #include "server/resolution_report_json.h"
+#include "server/text_table.h"
+#include "server/units.h"
 
 #include <cstdio>
 

@@ -1,9 +1,10 @@
 // `hotlines threads FILE`: threads by weight; names that differ only in a trailing number
 // are grouped (`pool-1-thread-*`) unless --no-group.
 // Threading: Runs on the CLI's main thread; filtered views use both cores.
-#include "server/cli_format.h"
 #include "server/cli_input.h"
 #include "server/query_threads.h"
+#include "server/text_table.h"
+#include "server/units.h"
 
 #include <cstdio>
 
@@ -26,7 +27,7 @@ int cli_threads(const std::vector<std::string> &args) {
   if (int rc = in.view(f, &v)) return rc; // validates the flags; the header describes the view
   View view;
   std::string err;
-  f.make_view(in.index(), &view, &err);
+  make_view(f, in.index(), &view, &err);
   ThreadsResult r = thread_weights(in.index(), view, !f.has("no-group"));
   if (!r.error.empty()) return cli_fail(kExitInput, r.error, f.json);
   const std::string unit(v->unit());

@@ -1,9 +1,10 @@
 // `hotlines timeline FILE`: samples over time in buckets with a bar, each bucket's hottest
 // function and peaks; --compare EVENT puts a second event (cpu vs wall) beside it.
 // Threading: Runs on the CLI's main thread; the timeline pass uses both cores.
-#include "server/cli_format.h"
 #include "server/cli_input.h"
 #include "server/query_timeline.h"
+#include "server/text_table.h"
+#include "server/units.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -47,7 +48,7 @@ int cli_timeline(const std::vector<std::string> &args) {
   if (int rc = in.view(f, &v)) return rc;
   View view;
   std::string err;
-  f.make_view(in.index(), &view, &err);
+  make_view(f, in.index(), &view, &err);
   Timeline tl = timeline(in.index(), view, o);
   if (!tl.error.empty()) return cli_fail(kExitInput, in.path() + ": " + tl.error, f.json);
   const std::string unit(tl.unit);

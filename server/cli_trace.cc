@@ -1,7 +1,7 @@
 // `hotlines trace FILE [-m PATTERN]`: the hottest path — from the heaviest root (or from a
 // method) follow the heaviest callee down to a leaf.
 // Threading: Runs on the CLI's main thread.
-#include "server/cli_format.h"
+
 #include "server/cli_input.h"
 #include "server/cli_tree_print.h"
 

@@ -2,9 +2,9 @@
 // (--line SOURCE:LINE), down to its callees; `--depth` (default 10) and `--min-pct`
 // (default 1) keep it readable.
 // Threading: Runs on the CLI's main thread; tree emission uses both cores.
-#include "server/cli_format.h"
 #include "server/cli_input.h"
 #include "server/cli_tree_print.h"
+#include "server/units.h"
 
 #include <cstdio>
 

@@ -2,8 +2,9 @@
 // Threading: Single-threaded (the CLI's main thread).
 #include "server/cli_tree_print.h"
 
-#include "server/cli_format.h"
 #include "server/line_keys.h"
+#include "server/text_table.h"
+#include "server/units.h"
 
 #include <charconv>
 

@@ -5,12 +5,12 @@
 // a worker and cached until the profile or the view changes; lines follow unsaved edits.
 #include "protocol/json_fields.h"
 #include "server/annotations.h"
-#include "server/cli_flags.h"
 #include "server/declarations.h"
 #include "server/line_keys.h"
 #include "server/lsp_server.h"
 #include "server/query_tree.h"
 #include "server/uri.h"
+#include "server/view_spec.h"
 
 #include <algorithm>
 #include <optional>
@@ -35,18 +35,18 @@ double shown_share(const HeatText &t, Weight w) {
 
 bool LspServer::session_view(const LoadedProfile &lp, const std::string &event, View *view,
                              const Reply *reply, std::string *error) {
-  CliFlags flags;
-  flags.event = event.empty() ? config_.event : event;
+  ViewSpec spec;
+  spec.event = event.empty() ? config_.event : event;
   // A configured event the profile lacks falls back to the profile's default event.
-  if (event.empty() && !flags.event.empty() && lp.profile->find_event(flags.event) < 0)
-    flags.event.clear();
-  flags.measure = config_.by_value() ? Measure::value : Measure::count;
-  flags.threads = config_.threads;
-  flags.from = config_.window_from;
-  flags.to = config_.window_to;
-  flags.hide = config_.hide;
+  if (event.empty() && !spec.event.empty() && lp.profile->find_event(spec.event) < 0)
+    spec.event.clear();
+  spec.measure = config_.by_value() ? Measure::value : Measure::count;
+  spec.threads = config_.threads;
+  spec.from = config_.window_from;
+  spec.to = config_.window_to;
+  spec.hide = config_.hide;
   std::string err;
-  if (flags.make_view(*lp.index, view, &err)) return true;
+  if (make_view(spec, *lp.index, view, &err)) return true;
   err = "the view's window: " + err;
   if (reply) reply->error(kInvalidParams, err);
   if (error) *error = err;
@@ -115,7 +115,7 @@ void LspServer::with_heat(const std::string &uri, const std::string &profile_id,
       return nullptr;
     }
     std::vector<std::string> keys =
-        keys_for(src.resolution.get(), src.views->index().lines(), path);
+        recorded_keys_for_path(src.resolution.get(), src.views->index().lines(), path);
     return std::make_shared<FileHeat>(compute_file_heat(*v.weights, *c.weights, *src.files, keys));
   };
   auto job = std::make_shared<Job>();

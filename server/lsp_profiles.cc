@@ -6,6 +6,7 @@
 #include "protocol/json_fields.h"
 #include "server/annotations.h"
 #include "server/lsp_server.h"
+#include "server/resolution_report.h"
 #include "server/uri.h"
 
 namespace hotlines {
@@ -111,7 +112,7 @@ void LspServer::load_profile(const std::string &path, const json &token,
         if (resolver) {
           job->resolution =
               ProfileResolution::build(job->index->shared_profile(), *resolver, options.cancel);
-          if (job->resolution) job->warning = unresolved_warning(*job->index, *job->resolution);
+          if (job->resolution) job->warning = resolution_warning(*job->index, *job->resolution);
         }
       },
       [this, job, path, token, progress, cancel, done] {
@@ -143,7 +144,7 @@ void LspServer::load_profile(const std::string &path, const json &token,
                   job->resolution =
                       ProfileResolution::build(job->index->shared_profile(), *resolver);
                   if (job->resolution)
-                    job->warning = unresolved_warning(*job->index, *job->resolution);
+                    job->warning = resolution_warning(*job->index, *job->resolution);
                 },
                 finish);
           };

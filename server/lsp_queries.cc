@@ -4,7 +4,6 @@
 // noIdle) and runs on a worker; answers for a profile reloaded meanwhile are ContentModified.
 #include "protocol/json_fields.h"
 #include "server/annotations.h"
-#include "server/cli_flags.h"
 #include "server/line_keys.h"
 #include "server/lsp_server.h"
 #include "server/query_diff.h"
@@ -13,6 +12,7 @@
 #include "server/query_timeline.h"
 #include "server/query_tree.h"
 #include "server/uri.h"
+#include "server/view_spec.h"
 
 namespace hotlines {
 
@@ -84,10 +84,10 @@ bool LspServer::request_view(const LoadedProfile &lp, const json &params, View *
     }
     view->measure = m == "count" ? Measure::count : Measure::value;
   }
-  CliFlags flags;
+  ViewSpec spec;
   bool overridden = false;
   if (params.contains("threads")) {
-    flags.threads = string_list(params["threads"]);
+    spec.threads = string_list(params["threads"]);
     view->threads = {};
     overridden = true;
   }
@@ -96,8 +96,8 @@ bool LspServer::request_view(const LoadedProfile &lp, const json &params, View *
       if (!params.contains(k) || params[k].is_null()) return std::string();
       return params[k].is_string() ? params[k].get<std::string>() : params[k].dump();
     };
-    flags.from = str("from");
-    flags.to = str("to");
+    spec.from = str("from");
+    spec.to = str("to");
     view->from_ns.reset();
     view->to_ns.reset();
     overridden = true;
@@ -105,7 +105,7 @@ bool LspServer::request_view(const LoadedProfile &lp, const json &params, View *
   if (overridden) {
     View extra;
     std::string error;
-    if (!flags.make_view(*lp.index, &extra, &error)) {
+    if (!make_view(spec, *lp.index, &extra, &error)) {
       reply.error(kInvalidParams, error);
       return false;
     }
@@ -216,7 +216,7 @@ void LspServer::on_tree(const json &params, Reply reply, const char *kind) {
         const ViewWeights &count = view.measure == Measure::value ? *c.weights : *v.weights;
         std::vector<std::string> keys;
         if (!file.empty()) keys.push_back(file);
-        if (!path.empty()) keys = keys_for(res.get(), views->index().lines(), path);
+        if (!path.empty()) keys = recorded_keys_for_path(res.get(), views->index().lines(), path);
         if (o.line > 0 && keys.empty())
           return {{"error", "no frame of the profile is in that file"}};
         CallTree tree, count_tree;
@@ -332,7 +332,8 @@ void LspServer::on_diff(const json &params, Reply reply) {
         if (path.empty()) {
           d = diff_functions(*rb.weights, *ra.weights, o);
         } else {
-          std::vector<std::string> keys = keys_for(res.get(), a->index().lines(), path);
+          std::vector<std::string> keys =
+              recorded_keys_for_path(res.get(), a->index().lines(), path);
           if (keys.empty()) return {{"error", "no frame of the profile is in that file"}};
           file = keys[0];
           d = diff_lines(*rb.weights, *ra.weights, file, o);

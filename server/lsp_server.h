@@ -136,12 +136,6 @@ private:
   void workspace_ready();   // the latest index build ended: runs after_workspace_
   void resolve_profile(const std::string &id); // (re)resolve one profile on a worker
   void workspace_file_event(const std::string &path, bool removed);
-  // The recorded file keys of a workspace file in a profile.
-  static std::vector<std::string> keys_for(const ProfileResolution *resolution,
-                                           const LineKeys &keys, const std::string &path);
-  // The window/showMessage warning for a profile whose hot frames mostly fail to resolve.
-  static std::string unresolved_warning(const ProfileIndex &index,
-                                        const ProfileResolution &resolution);
   void on_resolve_frame(const json &params, Reply reply);
   void on_resolution_report(const json &params, Reply reply);
   void on_workspace_symbol(const json &params, Reply reply);

@@ -18,17 +18,6 @@
 
 namespace hotlines {
 
-std::vector<std::string> LspServer::keys_for(const ProfileResolution *resolution,
-                                             const LineKeys &keys, const std::string &path) {
-  if (resolution) {
-    std::span<const std::string> in = resolution->recorded_files_in(path);
-    if (!in.empty()) return {in.begin(), in.end()};
-  }
-  // A file outside the indexed roots (or before indexing): the recorded file sharing the most
-  // trailing path components.
-  return file_keys_for_path(keys, path);
-}
-
 void LspServer::rebuild_workspace() {
   std::vector<std::string> roots;
   auto add = [&roots](std::string r) {
@@ -91,15 +80,6 @@ void LspServer::workspace_file_event(const std::string &path, bool removed) {
   if (!changed) return;
   resolver_ = std::make_shared<SourceResolver>(copy, resolver_->options());
   for (const auto &[id, lp] : profiles_.all()) resolve_profile(id);
-}
-
-std::string LspServer::unresolved_warning(const ProfileIndex &index,
-                                          const ProfileResolution &resolution) {
-  const Profile &p = index.profile();
-  if (p.events.empty()) return {};
-  auto view = index.unfiltered(p.metadata.default_event, Measure::value);
-  if (!view) return {};
-  return build_resolution_report(resolution, *view, 5).warning;
 }
 
 void LspServer::on_resolution_report(const json &params, Reply reply) {

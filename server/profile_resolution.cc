@@ -3,7 +3,7 @@
 #include "server/profile_resolution.h"
 
 #include "formats/jvm_names.h"
-#include "server/line_keys.h"
+#include "server/file_keys.h"
 
 #include <algorithm>
 #include <climits>
@@ -323,6 +323,15 @@ std::span<const std::string> ProfileResolution::recorded_files_in(std::string_vi
   if (i < 0) return {};
   return std::span<const std::string>(keys_).subspan(key_begin_[i],
                                                      key_begin_[i + 1] - key_begin_[i]);
+}
+
+std::vector<std::string> recorded_keys_for_path(const ProfileResolution *resolution,
+                                                const LineKeys &keys, const std::string &path) {
+  if (resolution) {
+    std::span<const std::string> in = resolution->recorded_files_in(path);
+    if (!in.empty()) return {in.begin(), in.end()};
+  }
+  return file_keys_for_path(keys, path);
 }
 
 } // namespace hotlines

@@ -15,6 +15,7 @@
 #pragma once
 
 #include "formats/profile.h"
+#include "server/line_keys.h"
 #include "server/source_resolver.h"
 
 #include <atomic>
@@ -100,5 +101,11 @@ private:
   std::vector<ResolutionTie> ties_;
   size_t counts_[3] = {0, 0, 0};
 };
+
+// The recorded file keys of a workspace file: those of the functions resolved to it, else
+// (a file outside the indexed roots, or no resolution yet) the keys sharing the most trailing
+// path components with it (file_keys_for_path).
+std::vector<std::string> recorded_keys_for_path(const ProfileResolution *resolution,
+                                                const LineKeys &keys, const std::string &path);
 
 } // namespace hotlines

@@ -308,4 +308,12 @@ ResolutionReport build_resolution_report(const ProfileResolution &res, const Vie
   return rep;
 }
 
+std::string resolution_warning(const ProfileIndex &index, const ProfileResolution &resolution) {
+  const Profile &p = index.profile();
+  if (p.events.empty()) return {};
+  auto view = index.unfiltered(p.metadata.default_event, Measure::value);
+  if (!view) return {};
+  return build_resolution_report(resolution, *view, 5).warning;
+}
+
 } // namespace hotlines

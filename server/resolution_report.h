@@ -11,6 +11,7 @@
 // Pure function over immutable data; any thread.
 #pragma once
 
+#include "server/profile_index.h"
 #include "server/profile_resolution.h"
 #include "server/view_weights.h"
 
@@ -66,5 +67,8 @@ struct ResolutionReport {
 // Builds the report; `top` limits the unresolved frames and the failing prefixes.
 ResolutionReport build_resolution_report(const ProfileResolution &resolution,
                                          const ViewWeights &view, size_t top = 20);
+
+// The report's warning for the profile's default event, unfiltered ("" when none).
+std::string resolution_warning(const ProfileIndex &index, const ProfileResolution &resolution);
 
 } // namespace hotlines

@@ -313,7 +313,7 @@ void RunManager::stop(Run *run, bool timed_out, int64_t grace_ms) {
   run->stopping = true;
   (timed_out ? run->outcome.timed_out : run->outcome.cancelled) = true;
   if (run->timer_use == Run::TimerUse::delay) { // waiting between steps: on to the cleanup,
-    uv_timer_stop(run->timer);                   // from the loop, not from inside this call
+    uv_timer_stop(run->timer);                  // from the loop, not from inside this call
     return run->arm(Run::TimerUse::start, 0);
   }
   if (c && !c->exited && !run->plan.steps[run->step].cleanup) {

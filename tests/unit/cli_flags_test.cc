@@ -2,6 +2,7 @@
 // command flags, `--flag=value`, errors, and the View the flags describe.
 #include "query_test_util.h"
 #include "server/cli_flags.h"
+#include "server/units.h"
 
 #include <gtest/gtest.h>
 
@@ -100,7 +101,7 @@ TEST(CliFlags, ParsesCommonAndCommandFlags) {
   t.metadata().start_time_ns = 1000000000000;
   auto idx = t.index();
   View v;
-  ASSERT_TRUE(f.make_view(*idx, &v, &err)) << err;
+  ASSERT_TRUE(make_view(f, *idx, &v, &err)) << err;
   EXPECT_EQ(v.event, "wall");
   EXPECT_EQ(v.measure, Measure::count);
   EXPECT_EQ(v.threads.patterns, (std::vector<std::string>{"worker"}));
