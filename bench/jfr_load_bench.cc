@@ -6,7 +6,7 @@
 // peak anonymous (heap) RSS. Single-threaded driver; the reader makes its own workers.
 #include "formats/jfr_reader.h"
 #include "formats/loader.h"
-#include "server/profile_index.h"
+#include "server/engine/profile_index.h"
 
 #include <benchmark/benchmark.h>
 

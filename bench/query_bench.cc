@@ -11,13 +11,13 @@
 // filtered views use both cores.
 #include "formats/loader.h"
 #include "formats/profile_builder.h"
-#include "server/profile_index.h"
-#include "server/query_diff.h"
-#include "server/query_hot.h"
-#include "server/query_lines.h"
-#include "server/query_threads.h"
-#include "server/query_timeline.h"
-#include "server/query_tree.h"
+#include "server/engine/profile_index.h"
+#include "server/engine/query_diff.h"
+#include "server/engine/query_hot.h"
+#include "server/engine/query_lines.h"
+#include "server/engine/query_threads.h"
+#include "server/engine/query_timeline.h"
+#include "server/engine/query_tree.h"
 
 #include <benchmark/benchmark.h>
 

@@ -9,9 +9,9 @@
 // Single-threaded driver.
 #include "formats/jvm_names.h"
 #include "formats/profile_builder.h"
-#include "server/profile_index.h"
-#include "server/profile_resolution.h"
-#include "server/resolution_report.h"
+#include "server/engine/profile_index.h"
+#include "server/sources/profile_resolution.h"
+#include "server/sources/resolution_report.h"
 
 #include <benchmark/benchmark.h>
 

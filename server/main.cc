@@ -1,6 +1,6 @@
 // hotlines entry point: `serve` speaks LSP over stdio; other subcommands come from cli.h.
-#include "server/cli.h"
-#include "server/serve.h"
+#include "server/cli/cli.h"
+#include "server/lsp/serve.h"
 
 #include <cstdio>
 #include <cstring>
@@ -13,7 +13,7 @@ void print_help() {
   printf("hotlines %s — a profile language server\n\n"
          "usage: hotlines COMMAND [ARGS]\n\n"
          "  %-44s %s\n",
-         HOTLINES_VERSION, "serve [--log-level L]",
+         HOTLINES_VERSION, "serve [--max-message-bytes N]",
          "speak the Language Server Protocol over stdio (editors run this)");
   for (const hotlines::CliCommand &c : hotlines::cli_commands())
     printf("  %-44s %s\n", c.usage, c.summary);

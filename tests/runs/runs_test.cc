@@ -6,8 +6,8 @@
 // /usr/share/maven-repo (scripts/deps.sh test installs them).
 #include "formats/loader.h"
 #include "lsp_client.h"
-#include "server/profile_index.h"
-#include "server/query_lines.h"
+#include "server/engine/profile_index.h"
+#include "server/engine/query_lines.h"
 #include "test_util.h"
 #include <csignal>
 

@@ -1,6 +1,6 @@
 // annotations_result: the fileAnnotations lines of a file's heat, and with a baseline the
 // change of each line's self share in the measure the session shows.
-#include "server/annotations.h"
+#include "server/lsp/annotations.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // Tests for the CLI flag parser: durations, relative and absolute times, common and
 // command flags, `--flag=value`, errors, and the View the flags describe.
 #include "query_test_util.h"
-#include "server/cli_flags.h"
-#include "server/units.h"
+#include "server/cli/flags.h"
+#include "server/engine/units.h"
 
 #include <gtest/gtest.h>
 

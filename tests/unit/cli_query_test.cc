@@ -231,3 +231,14 @@ TEST(CliQuery, JfrFixtures) {
 }
 
 } // namespace
+
+TEST(CliQuery, ServeRejectsABadMessageLimit) {
+  for (const char *bad : {"abc", "-1", "0", "12x"}) {
+    CliRun r = hotlines_cli(std::string("serve --max-message-bytes ") + bad + " </dev/null");
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_NE(r.err.find("--max-message-bytes takes a positive byte count"), std::string::npos)
+        << r.err;
+  }
+  CliRun missing = hotlines_cli("serve --max-message-bytes </dev/null");
+  EXPECT_EQ(missing.status, 2);
+}

@@ -1,11 +1,11 @@
-// The web view's data document (server/flame_document.h) and the export's source paths
-// (server/flame_source_paths.h): the tree and rows reproduce the engine's flame graph, bucket
+// The web view's data document (server/web/flame_document.h) and the export's source paths:
+// the tree and rows reproduce the engine's flame graph, bucket
 // rules, initial selections, the row cap, and source resolution on a temporary tree.
 #include "query_test_util.h"
-#include "server/callee_shape.h"
-#include "server/flame_document.h"
-#include "server/profile_resolution.h"
-#include "server/query_tree.h"
+#include "server/engine/callee_shape.h"
+#include "server/engine/query_tree.h"
+#include "server/sources/profile_resolution.h"
+#include "server/web/flame_document.h"
 #include "test_util.h"
 
 #include <gtest/gtest.h>

@@ -237,7 +237,9 @@ TEST(PprofConvertCli, WritesPprofAndReportsErrors) {
 
   std::string out = run_command(bin + " convert " + in + " " + dir + "/x.collapsed 2>&1", &status);
   EXPECT_EQ(status, 2);
-  EXPECT_NE(out.find("not supported yet"), std::string::npos) << out;
+  EXPECT_NE(out.find("for collapsed stacks use `hotlines collapse IN -o " + dir + "/x.collapsed`"),
+            std::string::npos)
+      << out;
   out = run_command(bin + " convert " + in + " " + dir + "/x.txt 2>&1", &status);
   EXPECT_EQ(status, 2);
   EXPECT_NE(out.find("cannot tell the output format"), std::string::npos) << out;

@@ -1,7 +1,7 @@
 // Tests for diffs: two profiles (new, gone, changed, same), two windows of one profile, and
 // per-line diffs of a file.
 #include "query_test_util.h"
-#include "server/query_diff.h"
+#include "server/engine/query_diff.h"
 
 #include <gtest/gtest.h>
 

@@ -4,8 +4,8 @@
 #include "formats/collapsed_reader.h"
 #include "formats/collapsed_writer.h"
 #include "query_test_util.h"
-#include "server/materialize_view.h"
-#include "server/query_hot.h"
+#include "server/engine/materialize_view.h"
+#include "server/engine/query_hot.h"
 
 #include <gtest/gtest.h>
 

@@ -2,9 +2,9 @@
 // views, hidden frames, no-idle, include/exclude, windows and grouping, plus a randomized
 // cross-check of every filter against a naive per-sample reference.
 #include "query_test_util.h"
-#include "server/line_keys.h"
-#include "server/query_hot.h"
-#include "server/query_lines.h"
+#include "server/engine/line_keys.h"
+#include "server/engine/query_hot.h"
+#include "server/engine/query_lines.h"
 
 #include <gtest/gtest.h>
 

@@ -4,9 +4,9 @@
 // its --thread and --from-ns/--to-ns options for filtered views.
 #include "formats/loader.h"
 #include "query_test_util.h"
-#include "server/query_hot.h"
-#include "server/query_lines.h"
-#include "server/query_threads.h"
+#include "server/engine/query_hot.h"
+#include "server/engine/query_lines.h"
+#include "server/engine/query_threads.h"
 #include "test_util.h"
 
 #include <gtest/gtest.h>

@@ -3,8 +3,8 @@
 // per-line flat/cum of `-list` (go-shop sources and the Go runtime's own sources).
 #include "formats/loader.h"
 #include "query_test_util.h"
-#include "server/query_hot.h"
-#include "server/query_lines.h"
+#include "server/engine/query_hot.h"
+#include "server/engine/query_lines.h"
 #include "test_util.h"
 
 #include <gtest/gtest.h>

@@ -4,7 +4,7 @@
 
 #include "formats/jvm_names.h"
 #include "formats/profile_builder.h"
-#include "server/profile_index.h"
+#include "server/engine/profile_index.h"
 
 #include <map>
 #include <memory>

@@ -1,9 +1,9 @@
 // Tests for thread weights (grouping, filters), events, and the timeline (buckets, hot
 // function per bucket, peaks, compare event, windows, missing timestamps).
 #include "query_test_util.h"
-#include "server/query_events.h"
-#include "server/query_threads.h"
-#include "server/query_timeline.h"
+#include "server/engine/query_events.h"
+#include "server/engine/query_threads.h"
+#include "server/engine/query_timeline.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Tests for call trees, callers, callees of a line, hottest path and flame graphs on
 // hand-built profiles: recursion, ordering, depth and pct limits, stable ids, frames.
 #include "query_test_util.h"
-#include "server/query_tree.h"
+#include "server/engine/query_tree.h"
 
 #include <gtest/gtest.h>
 

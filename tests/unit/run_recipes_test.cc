@@ -1,7 +1,7 @@
 // Recipes as argv builders, the diagnosis of finished runs, the jcmd -l parser and the
 // run params parser: pure functions, no process is started here.
 #include "protocol/run_types.h"
-#include "server/run_recipes.h"
+#include "server/runs/run_recipes.h"
 
 #include <gtest/gtest.h>
 #include <uv.h>

@@ -3,8 +3,8 @@
 // lands on its file (the Go profiles were recorded under /build/go-shop), JDK, runtime and native
 // frames are external, nothing is unresolved.
 #include "formats/loader.h"
-#include "server/profile_index.h"
-#include "server/resolution_report.h"
+#include "server/engine/profile_index.h"
+#include "server/sources/resolution_report.h"
 #include "source_test_util.h"
 #include "test_util.h"
 

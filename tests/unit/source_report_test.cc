@@ -1,8 +1,8 @@
 // The resolution report: attributed status weights, top unresolved frames, failing path
 // prefixes with a verified (or template) remap, ties, the warning, and the JSON shape.
-#include "server/profile_index.h"
-#include "server/resolution_report.h"
-#include "server/resolution_report_json.h"
+#include "server/engine/profile_index.h"
+#include "server/sources/resolution_report.h"
+#include "server/sources/resolution_report_json.h"
 #include "source_test_util.h"
 
 #include <gtest/gtest.h>

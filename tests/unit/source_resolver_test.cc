@@ -2,7 +2,7 @@
 // nested/anonymous/lambda classes, package-line and declaration fallbacks, library classes;
 // recorded paths with Windows separators, /proc/self/cwd, Go modules, remaps, external
 // toolchain paths, ties and inferred prefixes; the file -> functions inverse.
-#include "server/profile_resolution.h"
+#include "server/sources/profile_resolution.h"
 #include "source_test_util.h"
 
 #include <gtest/gtest.h>

@@ -4,9 +4,9 @@
 
 #include "formats/jvm_names.h"
 #include "formats/profile_builder.h"
-#include "server/profile_resolution.h"
-#include "server/source_resolver.h"
-#include "server/workspace_index.h"
+#include "server/sources/profile_resolution.h"
+#include "server/sources/source_resolver.h"
+#include "server/sources/workspace_index.h"
 
 #include <cstdlib>
 #include <filesystem>

@@ -1,8 +1,8 @@
 // WorkspaceIndex (walk, skipped folders, suffix and folder lookups, symlinks, file events,
 // go.mod modules), the recorded-path helpers and the declaration scanner.
-#include "server/source_path.h"
-#include "server/source_scan.h"
-#include "server/workspace_index.h"
+#include "server/sources/source_path.h"
+#include "server/sources/source_scan.h"
+#include "server/sources/workspace_index.h"
 #include "source_test_util.h"
 
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // Tests in a file: JUnit methods with their classes, Java main methods, and Go tests and
 // benchmarks, with ranges; and OutputDecoder's UTF-8 chunking of streamed process output.
-#include "server/output_decoder.h"
-#include "server/tests_in_file.h"
+#include "server/runs/output_decoder.h"
+#include "server/runs/tests_in_file.h"
 #include "test_util.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // TextDocument: edits keep the map from current lines to the opened text's lines.
-#include "server/text_document.h"
+#include "server/sources/text_document.h"
 
 #include <gtest/gtest.h>
 

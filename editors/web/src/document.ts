@@ -1,4 +1,4 @@
-// The data document the C++ side produces (server/flame_document.cc; format in README.md):
+// The data document the C++ side produces (server/web/flame_document.cc; format in README.md):
 // the profile's merged callee tree, functions, threads, events and aggregated sample rows.
 // Plain data; checkDocument() validates the shape once at load.
 

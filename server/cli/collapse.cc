@@ -1,0 +1,91 @@
+// `hotlines collapse FILE` and `hotlines filter FILE -m PATTERN`: the view as collapsed
+// stacks (`frame;frame;… weight`), optionally with threads, lines and frame kinds, to stdout
+// or -o OUT. `filter` keeps only the samples through the method (like --include).
+#include "formats/collapsed_writer.h"
+#include "server/cli/input.h"
+#include "server/engine/materialize_view.h"
+#include "server/engine/query_hot.h"
+
+#include <cstdio>
+
+namespace hotlines {
+
+namespace {
+const FlagSpec kExtra[] = {
+    {"threads", 0, false, "first frame [thread tid=N]"},
+    {"lines", 0, false, "frames carry :LINE"},
+    {"kinds", 0, false, "frames carry _[j] _[i] _[0] _[1] _[k] kind suffixes"},
+    {"output", 'o', true, "write to this file instead of stdout"},
+};
+const CliCommandInfo kCollapse{"collapse",
+                               "collapse FILE [-e EVENT] [--threads] [--lines] [--kinds] [-o OUT]",
+                               "the view as collapsed stacks (FlameGraph, speedscope input)", 1, 1};
+const CliCommandInfo kFilter{"filter", "filter FILE -m PATTERN [--threads] [--lines] [-o OUT]",
+                             "collapsed stacks of the samples through a method", 1, 1};
+
+int write_view(const CliCommandInfo &info, const std::vector<std::string> &args, bool filter) {
+  CliFlags f;
+  if (int rc = cli_begin(info, args, kExtra, &f); rc >= 0) return rc;
+  if (filter && f.method.empty() && f.include.empty())
+    return cli_fail(kExitUsage, "filter needs -m PATTERN (or --include PATTERN)", f.json);
+  CliInput in;
+  if (!in.load(f.files[0], f.json)) return kExitInput;
+  std::shared_ptr<const ViewWeights> v;
+  if (int rc = in.view(f, &v)) return rc;
+  View view = v->view;
+  if (filter && !f.method.empty()) {
+    HotOptions any;
+    any.method = f.method;
+    if (hot_functions(*v, any).matched == 0) return cli_no_match(*v, f.method, f.json);
+    view.include.push_back(f.method);
+  }
+  std::string err;
+  std::unique_ptr<Profile> p = materialize_view(in.index().profile(), view, &err);
+  if (!p) return cli_fail(kExitInput, err, f.json);
+  CollapsedOptions o;
+  o.event = 0;
+  o.use_value = view.measure == Measure::value;
+  o.threads = f.has("threads");
+  o.lines = f.has("lines");
+  o.kinds = f.has("kinds");
+  std::string text = write_collapsed(*p, o);
+  if (f.json) {
+    Json j;
+    j["command"] = info.name;
+    j["view"] = view_json(*v, in.path());
+    Json stacks = Json::array();
+    size_t pos = 0;
+    while (pos < text.size()) {
+      size_t nl = text.find('\n', pos);
+      std::string line = text.substr(pos, nl - pos);
+      pos = nl + 1;
+      size_t sp = line.rfind(' ');
+      stacks.push_back(
+          {{"stack", line.substr(0, sp)}, {"weight", std::stoll(line.substr(sp + 1))}});
+    }
+    j["stacks"] = stacks;
+    text = j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+  }
+  if (f.has("output")) {
+    std::string out = f.value("output");
+    FILE *fp = fopen(out.c_str(), "wb");
+    if (!fp || fwrite(text.data(), 1, text.size(), fp) != text.size()) {
+      if (fp) fclose(fp);
+      return cli_fail(kExitInput, "cannot write " + out, false);
+    }
+    fclose(fp);
+  } else {
+    fwrite(text.data(), 1, text.size(), stdout);
+  }
+  return kExitOk;
+}
+} // namespace
+
+int cli_collapse(const std::vector<std::string> &args) {
+  return write_view(kCollapse, args, false);
+}
+int cli_filter(const std::vector<std::string> &args) {
+  return write_view(kFilter, args, true);
+}
+
+} // namespace hotlines

@@ -1,0 +1,154 @@
+// `hotlines convert IN OUT [--event NAME]... [--format pprof] [--no-aggregate]`: loads any
+// profile and writes it in the format OUT's extension names (.pb.gz / .pprof: gzipped pprof,
+// .pb: raw pprof protobuf, .speedscope.json: speedscope's JSON, one sampled profile per event
+// and thread). IN '-' reads stdin; OUT '-' writes stdout (needs --format).
+// --event picks events by product event name (cpu, alloc) or pprof sample type name.
+#include "formats/loader.h"
+#include "formats/pprof_sample_types.h"
+#include "formats/pprof_writer.h"
+#include "formats/speedscope_writer.h"
+#include "server/cli/cli.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string_view>
+
+namespace hotlines {
+
+namespace {
+
+constexpr const char *kUsage =
+    "usage: hotlines convert IN OUT [--event NAME]... [--format pprof|pprof-raw|speedscope] "
+    "[--no-aggregate]\n"
+    "  OUT's extension picks the format: .pb.gz or .pprof (gzipped pprof), .pb (raw pprof),\n"
+    "  .speedscope.json (speedscope).\n"
+    "  IN '-' reads stdin; OUT '-' writes stdout and needs --format.\n";
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// Output format from OUT's name: "pprof", "pprof-raw", or an error message in *why.
+std::string format_of(const std::string &out, std::string *why) {
+  if (ends_with(out, ".pb.gz") || ends_with(out, ".pprof") || ends_with(out, ".pprof.gz"))
+    return "pprof";
+  if (ends_with(out, ".pb")) return "pprof-raw";
+  if (ends_with(out, ".speedscope.json")) return "speedscope";
+  if (ends_with(out, ".collapsed")) {
+    *why = "convert writes .pb.gz, .pprof, .pb and .speedscope.json; for collapsed stacks use "
+           "`hotlines collapse IN -o " +
+           out + "`";
+    return {};
+  }
+  *why = "cannot tell the output format from '" + out +
+         "' (supported: .pb.gz, .pprof, .pb, .speedscope.json; or pass --format)";
+  return {};
+}
+
+bool write_all(const std::string &path, const std::string &bytes, std::string *error) {
+  FILE *f = path == "-" ? stdout : fopen(path.c_str(), "wb");
+  if (!f) {
+    *error = "cannot write " + path + ": " + strerror(errno);
+    return false;
+  }
+  bool ok = fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+  ok = (path == "-" ? fflush(f) == 0 : fclose(f) == 0) && ok;
+  if (!ok) *error = "cannot write " + path + ": " + strerror(errno);
+  return ok;
+}
+
+} // namespace
+
+int cli_convert(const std::vector<std::string> &args) {
+  std::vector<std::string> files, event_names;
+  std::string format;
+  bool aggregate = true;
+  for (size_t i = 0; i < args.size(); i++) {
+    const std::string &a = args[i];
+    if ((a == "--event" || a == "--format") && i + 1 < args.size()) {
+      (a == "--event" ? event_names.push_back(args[++i]) : void(format = args[++i]));
+    } else if (a.rfind("--event=", 0) == 0) {
+      event_names.push_back(a.substr(8));
+    } else if (a.rfind("--format=", 0) == 0) {
+      format = a.substr(9);
+    } else if (a == "--no-aggregate") {
+      aggregate = false;
+    } else if (a.size() > 1 && a[0] == '-') {
+      fprintf(stderr, "hotlines convert: unknown option '%s'\n%s", a.c_str(), kUsage);
+      return kExitUsage;
+    } else {
+      files.push_back(a);
+    }
+  }
+  if (files.size() != 2) {
+    fprintf(stderr, "%s", kUsage);
+    return kExitUsage;
+  }
+  const std::string &in = files[0], &out = files[1];
+  if (format.empty()) {
+    std::string why;
+    if (out == "-")
+      why = "writing to stdout needs --format pprof (or pprof-raw, speedscope)";
+    else
+      format = format_of(out, &why);
+    if (format.empty()) {
+      fprintf(stderr, "hotlines convert: %s\n", why.c_str());
+      return kExitUsage;
+    }
+  } else if (format != "pprof" && format != "pprof-raw" && format != "speedscope") {
+    fprintf(stderr,
+            "hotlines convert: unsupported output format '%s' (supported: pprof, pprof-raw, "
+            "speedscope)\n",
+            format.c_str());
+    return kExitUsage;
+  }
+
+  LoadResult r = load_profile_file(in);
+  if (!r.ok()) {
+    fprintf(stderr, "hotlines: %s\n", r.describe().c_str());
+    return kExitInput;
+  }
+  const Profile &p = *r.profile;
+  PprofWriteOptions options;
+  options.gzip = format == "pprof";
+  options.aggregate = aggregate;
+  for (const std::string &name : event_names) {
+    PprofSampleType t;
+    if (!find_pprof_sample_type(p, name, &t)) {
+      std::string known;
+      for (const Event &e : p.events)
+        known += (known.empty() ? "" : ", ") + std::string(p.str(e.name));
+      fprintf(stderr, "hotlines convert: no event or sample type '%s' in %s (events: %s)\n",
+              name.c_str(), in.c_str(), known.empty() ? "none" : known.c_str());
+      return kExitUsage;
+    }
+    options.events.push_back(static_cast<EventId>(t.event));
+  }
+  std::string error;
+  std::string bytes;
+  if (format == "speedscope") {
+    SpeedscopeWriteOptions so;
+    so.events = options.events;
+    size_t slash = in.find_last_of('/');
+    so.name = slash == std::string::npos ? in : in.substr(slash + 1);
+    so.exporter = "hotlines " HOTLINES_VERSION;
+    bytes = write_speedscope(p, so, &error);
+  } else {
+    bytes = write_pprof(p, options, &error);
+  }
+  if (!error.empty()) {
+    fprintf(stderr, "hotlines convert: %s\n", error.c_str());
+    return kExitInput;
+  }
+  if (!write_all(out, bytes, &error)) {
+    fprintf(stderr, "hotlines convert: %s\n", error.c_str());
+    return kExitInput;
+  }
+  for (const LoadWarning &w : p.metadata.warnings)
+    fprintf(stderr, "hotlines convert: warning: %s\n", w.message.c_str());
+  return kExitOk;
+}
+
+} // namespace hotlines

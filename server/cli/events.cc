@@ -1,0 +1,60 @@
+// `hotlines events FILE`: the events a profile holds (cpu, wall, alloc, lock, ...), their
+// sample counts and values with units, and which one is the default.
+// Threading: Runs on the CLI's main thread.
+#include "server/cli/input.h"
+#include "server/cli/text_table.h"
+#include "server/engine/query_events.h"
+#include "server/engine/units.h"
+
+#include <cstdio>
+
+namespace hotlines {
+
+namespace {
+const CliCommandInfo kInfo{"events", "events FILE",
+                           "the profile's events with counts, values and units", 1, 1};
+} // namespace
+
+int cli_events(const std::vector<std::string> &args) {
+  CliFlags f;
+  if (int rc = cli_begin(kInfo, args, {}, &f); rc >= 0) return rc;
+  CliInput in;
+  if (!in.load(f.files[0], f.json)) return kExitInput;
+  Json rows = Json::array();
+  TextTable t({{"event", TextTable::left},
+               {"count", TextTable::right},
+               {"value", TextTable::right},
+               {"unit", TextTable::left},
+               {"time", TextTable::left},
+               {"sources", TextTable::left}});
+  for (const EventRow &e : list_events(in.index().profile())) {
+    Json sources = Json::array();
+    std::string src;
+    for (std::string_view s : e.sources) {
+      sources.push_back(s);
+      src += (src.empty() ? "" : ",") + std::string(s);
+    }
+    rows.push_back({{"name", e.name},
+                    {"unit", e.unit},
+                    {"count", e.count},
+                    {"value", e.value},
+                    {"samples", e.samples},
+                    {"has_time", e.has_time},
+                    {"default", e.is_default},
+                    {"sources", sources}});
+    t.add({std::string(e.name) + (e.is_default ? " *" : ""), std::to_string(e.count),
+           format_weight(e.value, e.unit), unit_label(e.unit), e.has_time ? "yes" : "no", src});
+  }
+  if (f.json) {
+    Json j;
+    j["command"] = "events";
+    j["file"] = in.path();
+    j["events"] = rows;
+    print_json(j);
+  } else {
+    fputs((t.render() + "(* the default event)\n").c_str(), stdout);
+  }
+  return kExitOk;
+}
+
+} // namespace hotlines

@@ -1,0 +1,129 @@
+// `hotlines hot FILE`: the hottest functions (self and total), or hot lines with --lines;
+// --assert-below PCT turns it into a CI gate (exit 1 when the top self% >= PCT).
+// Threading: Runs on the CLI's main thread; filtered views use both cores.
+#include "server/cli/input.h"
+#include "server/cli/text_table.h"
+#include "server/engine/query_hot.h"
+#include "server/engine/query_lines.h"
+#include "server/engine/units.h"
+
+#include <cstdio>
+
+namespace hotlines {
+
+namespace {
+
+const FlagSpec kExtra[] = {
+    {"total", 0, false, "sort by total instead of self"},
+    {"lines", 0, false, "hot lines (function, file, line) instead of functions"},
+};
+const CliCommandInfo kInfo{"hot",
+                           "hot FILE [-e EVENT] [-t THREAD] [--top N] [--total] [--lines] [-m "
+                           "PATTERN] [--assert-below PCT]",
+                           "hottest functions by self (or total) weight; hot lines with --lines", 1,
+                           1};
+
+} // namespace
+
+int cli_hot(const std::vector<std::string> &args) {
+  CliFlags f;
+  if (int rc = cli_begin(kInfo, args, kExtra, &f); rc >= 0) return rc;
+  CliInput in;
+  if (!in.load(f.files[0], f.json)) return kExitInput;
+  std::shared_ptr<const ViewWeights> v;
+  if (int rc = in.view(f, &v)) return rc;
+  HotOptions o;
+  o.sort = f.has("total") ? SortBy::total : SortBy::self;
+  o.top = f.top.value_or(20);
+  o.min_pct = f.min_pct.value_or(0);
+  o.method = f.method;
+  const std::string unit = std::string(v->unit());
+
+  // The gate looks at the top self% of the whole view, whatever the rows shown.
+  double top_self_pct = 0;
+  std::string top_name;
+  if (f.assert_below) {
+    HotOptions one;
+    one.top = 1;
+    HotFunctions t = hot_functions(*v, one);
+    if (!t.rows.empty()) {
+      top_self_pct = percent(t.rows[0].self, v->total);
+      top_name = std::string(t.rows[0].name);
+    }
+  }
+  const bool failed = f.assert_below && top_self_pct >= *f.assert_below;
+
+  Json j;
+  j["command"] = "hot";
+  j["view"] = view_json(*v, in.path());
+  j["sort"] = o.sort == SortBy::self ? "self" : "total";
+  std::string text = view_header(*v, in.path());
+  if (f.has("lines")) {
+    HotLines h = hot_lines(*v, o);
+    if (!f.method.empty() && h.matched == 0) return cli_no_match(*v, f.method, f.json);
+    j["matched"] = h.matched;
+    Json rows = Json::array();
+    TextTable t({{"self", TextTable::right},
+                 {"self%", TextTable::right},
+                 {"total", TextTable::right},
+                 {"total%", TextTable::right},
+                 {"line", TextTable::left},
+                 {"function", TextTable::left}});
+    for (const LineRow &r : h.rows) {
+      rows.push_back({{"function", r.function},
+                      {"file", r.file},
+                      {"line", r.line},
+                      {"self", r.self},
+                      {"self_pct", percent(r.self, v->total)},
+                      {"total", r.total},
+                      {"total_pct", percent(r.total, v->total)}});
+      t.add({format_weight(r.self, unit), format_pct(percent(r.self, v->total)),
+             format_weight(r.total, unit), format_pct(percent(r.total, v->total)),
+             std::string(r.file) + ":" + std::to_string(r.line), std::string(r.function)});
+    }
+    j["lines"] = rows;
+    text += t.render();
+  } else {
+    HotFunctions h = hot_functions(*v, o);
+    if (!f.method.empty() && h.matched == 0) return cli_no_match(*v, f.method, f.json);
+    j["matched"] = h.matched;
+    Json rows = Json::array();
+    TextTable t({{"self", TextTable::right},
+                 {"self%", TextTable::right},
+                 {"total", TextTable::right},
+                 {"total%", TextTable::right},
+                 {"function", TextTable::left}});
+    for (const FunctionRow &r : h.rows) {
+      rows.push_back({{"name", r.name},
+                      {"file", r.file},
+                      {"self", r.self},
+                      {"self_pct", percent(r.self, v->total)},
+                      {"total", r.total},
+                      {"total_pct", percent(r.total, v->total)}});
+      t.add({format_weight(r.self, unit), format_pct(percent(r.self, v->total)),
+             format_weight(r.total, unit), format_pct(percent(r.total, v->total)),
+             std::string(r.name)});
+    }
+    j["functions"] = rows;
+    text += t.render();
+    if (h.matched > h.rows.size())
+      text += "(" + std::to_string(h.matched - h.rows.size()) + " more; --top N shows more)\n";
+  }
+  if (f.assert_below)
+    j["assert"] = {{"below_pct", *f.assert_below},
+                   {"top_self_pct", top_self_pct},
+                   {"top", top_name},
+                   {"passed", !failed}};
+  if (f.json)
+    print_json(j);
+  else
+    fputs(text.c_str(), stdout);
+  if (failed) {
+    fprintf(stderr, "ASSERT FAILED: %s self=%s >= %s\n", top_name.c_str(),
+            format_pct(top_self_pct).c_str(), format_pct(*f.assert_below).c_str());
+    return kExitAssert;
+  }
+  return kExitOk;
+}
+
+} // namespace hotlines

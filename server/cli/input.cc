@@ -1,0 +1,139 @@
+// Shared CLI plumbing (see cli_input.h).
+// Threading: Single-threaded (the CLI's main thread); view computation uses both cores.
+#include "server/cli/input.h"
+
+#include "formats/loader.h"
+#include "server/engine/query_hot.h"
+#include "server/engine/units.h"
+
+#include <cstdio>
+
+namespace hotlines {
+
+int cli_begin(const CliCommandInfo &info, const std::vector<std::string> &args,
+              std::span<const FlagSpec> extra, CliFlags *flags) {
+  std::string err;
+  if (!flags->parse(args, extra, &err)) {
+    fprintf(stderr, "hotlines %s: %s\nusage: hotlines %s (see hotlines %s --help)\n", info.name,
+            err.c_str(), info.usage, info.name);
+    return kExitUsage;
+  }
+  if (flags->help) {
+    printf("usage: hotlines %s\n%s\n\nflags:\n%s", info.usage, info.summary,
+           CliFlags::flag_help(extra).c_str());
+    return kExitOk;
+  }
+  if (flags->files.size() < info.min_files || flags->files.size() > info.max_files) {
+    std::string want = std::to_string(info.min_files);
+    if (info.max_files != info.min_files) want += " or " + std::to_string(info.max_files);
+    fprintf(stderr, "hotlines %s: expected %s file argument%s, got %zu\nusage: hotlines %s\n",
+            info.name, want.c_str(), info.max_files == 1 ? "" : "s", flags->files.size(),
+            info.usage);
+    return kExitUsage;
+  }
+  return -1;
+}
+
+int cli_fail(int code, const std::string &message, bool json, Json extra) {
+  fprintf(stderr, "hotlines: %s\n", message.c_str());
+  if (json) {
+    Json j;
+    j["error"] = message;
+    j["exit_code"] = code;
+    for (auto &[k, v] : extra.items()) j[k] = v;
+    print_json(j);
+  }
+  return code;
+}
+
+bool CliInput::load(const std::string &path, bool json) {
+  path_ = path;
+  json_ = json;
+  LoadResult r = load_profile_file(path);
+  if (!r.ok()) {
+    cli_fail(kExitInput, r.describe(), json);
+    return false;
+  }
+  index_ = ProfileIndex::build(std::shared_ptr<const Profile>(std::move(r.profile)));
+  return true;
+}
+
+int CliInput::view(const CliFlags &flags, std::shared_ptr<const ViewWeights> *out,
+                   const std::string *from, const std::string *to) const {
+  View v;
+  std::string err;
+  if (!make_view(flags, *index_, &v, &err, from, to)) return cli_fail(kExitUsage, err, json_);
+  ViewResult r = compute_view(*index_, v);
+  if (!r.ok()) return cli_fail(kExitInput, path_ + ": " + r.error, json_);
+  *out = r.weights;
+  return 0;
+}
+
+int cli_no_match(const ViewWeights &view, const std::string &pattern, bool json) {
+  std::vector<std::string> close = closest_function_names(view, pattern);
+  std::string msg = "no function matches '" + pattern + "'";
+  if (!close.empty()) {
+    msg += "; closest:";
+    for (const std::string &c : close) msg += "\n  " + c;
+  }
+  Json extra;
+  extra["pattern"] = pattern;
+  extra["closest"] = close;
+  return cli_fail(kExitInput, msg, json, extra);
+}
+
+Json view_json(const ViewWeights &v, const std::string &path) {
+  Json j;
+  j["file"] = path;
+  j["event"] = std::string(v.event_name());
+  j["measure"] = v.measure == Measure::count ? "count" : "value";
+  j["unit"] = std::string(v.unit());
+  j["total"] = v.total;
+  j["samples"] = v.samples;
+  Json f = Json::object();
+  const View &w = v.view;
+  if (!w.threads.empty()) {
+    Json t = Json::array();
+    for (const auto &s : w.threads.names) t.push_back(s);
+    for (const auto &s : w.threads.patterns) t.push_back(s);
+    for (int64_t id : w.threads.ids) t.push_back(std::to_string(id));
+    f["threads"] = t;
+  }
+  if (w.from_ns) f["from_ns"] = *w.from_ns;
+  if (w.to_ns) f["to_ns"] = *w.to_ns;
+  if (!w.include.empty()) f["include"] = w.include;
+  if (!w.exclude.empty()) f["exclude"] = w.exclude;
+  if (!w.hide.empty()) f["hide"] = w.hide;
+  if (w.no_idle) f["no_idle"] = true;
+  if (w.grouping == FunctionGrouping::fqn) f["fqn"] = true;
+  j["filters"] = f;
+  return j;
+}
+
+std::string view_header(const ViewWeights &v, const std::string &path) {
+  std::string s = "event " + std::string(v.event_name()) + ", " + format_weight(v.total, v.unit());
+  if (v.unit() == "samples" || v.measure == Measure::count)
+    s += " samples";
+  else if (v.unit() == "count")
+    s += " (count)";
+  std::string filters;
+  const View &w = v.view;
+  for (const auto &t : w.threads.patterns) filters += "  thread~" + t;
+  for (int64_t id : w.threads.ids) filters += "  thread=" + std::to_string(id);
+  if (w.from_ns || w.to_ns)
+    filters += "  window [" + (w.from_ns ? format_seconds(*w.from_ns) : std::string("start")) +
+               ", " + (w.to_ns ? format_seconds(*w.to_ns) : std::string("end")) + ")";
+  for (const auto &p : w.include) filters += "  include " + p;
+  for (const auto &p : w.exclude) filters += "  exclude " + p;
+  for (const auto &p : w.hide) filters += "  hide " + p;
+  if (w.no_idle) filters += "  no-idle";
+  return s + filters + "  (" + path + ")\n";
+}
+
+void print_json(const Json &j) {
+  std::string s = j.dump(2, ' ', false, Json::error_handler_t::replace);
+  fwrite(s.data(), 1, s.size(), stdout);
+  fputc('\n', stdout);
+}
+
+} // namespace hotlines

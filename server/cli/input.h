@@ -1,0 +1,66 @@
+// CliInput: what every query command does first — parse flags (with --help), load the
+// profile(s), build the index, compute the view — printing errors the same way everywhere
+// and mapping them to exit codes (2 usage, 3 input). Also the shared JSON and text headers
+// that describe a view, and the "no function matches" report with the closest names.
+// Single-threaded (the CLI's main thread); the view computation itself uses both cores.
+#pragma once
+
+#include "server/cli/cli.h"
+#include "server/cli/flags.h"
+#include "server/engine/profile_index.h"
+#include "server/engine/view_weights.h"
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace hotlines {
+
+using Json = nlohmann::ordered_json;
+
+struct CliCommandInfo {
+  const char *name;
+  const char *usage;   // "hot FILE [flags]"
+  const char *summary; // one line
+  size_t min_files, max_files;
+};
+
+// Parses flags for a command. Returns -1 to go on, or an exit code (0 after --help).
+int cli_begin(const CliCommandInfo &info, const std::vector<std::string> &args,
+              std::span<const FlagSpec> extra, CliFlags *flags);
+
+class CliInput {
+public:
+  // Loads a profile and indexes it; prints the error and returns false on failure.
+  bool load(const std::string &path, bool json);
+  // Computes the flags' view. Returns 0, or the exit code after printing the error.
+  int view(const CliFlags &flags, std::shared_ptr<const ViewWeights> *out,
+           const std::string *from = nullptr, const std::string *to = nullptr) const;
+
+  const ProfileIndex &index() const { return *index_; }
+  const std::string &path() const { return path_; }
+
+private:
+  std::string path_;
+  bool json_ = false;
+  std::shared_ptr<const ProfileIndex> index_;
+};
+
+// Prints an error (stderr; with --json also {"error", "exit_code"} on stdout) and returns code.
+int cli_fail(int code, const std::string &message, bool json, Json extra = Json::object());
+
+// "no function matches 'X'" with the closest names; returns kExitInput.
+int cli_no_match(const ViewWeights &view, const std::string &pattern, bool json);
+
+// The view as JSON: file, event, measure, unit, total, samples and the filters in effect.
+Json view_json(const ViewWeights &view, const std::string &path);
+// One header line: "event cpu, 1840 samples  thread~worker  (ap-cpu.jfr)".
+std::string view_header(const ViewWeights &view, const std::string &path);
+
+// Prints JSON (2-space indent) to stdout.
+void print_json(const Json &j);
+
+} // namespace hotlines

@@ -1,0 +1,179 @@
+// `hotlines lines FILE`: per-line weights — of a method (-m), of one recorded source file
+// (--file org/acme/shop/Pricing.java), the list of recorded files (--files), or the hottest
+// lines of the whole view.
+// Threading: Runs on the CLI's main thread; filtered views use both cores.
+#include "server/cli/input.h"
+#include "server/cli/text_table.h"
+#include "server/engine/file_keys.h"
+#include "server/engine/query_lines.h"
+#include "server/engine/units.h"
+
+#include <cstdio>
+
+namespace hotlines {
+
+namespace {
+
+const FlagSpec kExtra[] = {
+    {"file", 0, true,
+     "the line table of this recorded file (JVM: package/Outer.java; else its path)"},
+    {"files", 0, false, "list the recorded source files with their weight"},
+};
+const CliCommandInfo kInfo{
+    "lines", "lines FILE [-m PATTERN | --file SOURCE | --files] [-e EVENT] [-t THREAD]",
+    "per-line self and total of a method, of a source file, or the hottest lines", 1, 1};
+
+Json line_json(int32_t line, int64_t self, int64_t total, int64_t view_total) {
+  return {{"line", line},
+          {"self", self},
+          {"self_pct", percent(self, view_total)},
+          {"total", total},
+          {"total_pct", percent(total, view_total)}};
+}
+
+} // namespace
+
+int cli_lines(const std::vector<std::string> &args) {
+  CliFlags f;
+  if (int rc = cli_begin(kInfo, args, kExtra, &f); rc >= 0) return rc;
+  CliInput in;
+  if (!in.load(f.files[0], f.json)) return kExitInput;
+  std::shared_ptr<const ViewWeights> v;
+  if (int rc = in.view(f, &v)) return rc;
+  const std::string unit(v->unit());
+  const int64_t total = v->total;
+  Json j;
+  j["command"] = "lines";
+  j["view"] = view_json(*v, in.path());
+  std::string text = view_header(*v, in.path());
+  auto weights = [&](TextTable &t, std::string first, int64_t self, int64_t tot) {
+    t.add({std::move(first), format_weight(self, unit), format_pct(percent(self, total)),
+           format_weight(tot, unit), format_pct(percent(tot, total))});
+  };
+
+  if (f.has("files")) {
+    Json files = Json::array();
+    TextTable t({{"total", TextTable::right},
+                 {"total%", TextTable::right},
+                 {"self", TextTable::right},
+                 {"self%", TextTable::right},
+                 {"file", TextTable::left}});
+    for (const RecordedFile &rf : recorded_files(*v)) {
+      files.push_back({{"file", rf.file},
+                       {"self", rf.self},
+                       {"self_pct", percent(rf.self, total)},
+                       {"total", rf.total},
+                       {"total_pct", percent(rf.total, total)}});
+      t.add({format_weight(rf.total, unit), format_pct(percent(rf.total, total)),
+             format_weight(rf.self, unit), format_pct(percent(rf.self, total)),
+             std::string(rf.file)});
+    }
+    j["files"] = files;
+    text += t.render();
+  } else if (f.has("file")) {
+    std::string file = f.value("file");
+    std::vector<std::string> named = recorded_keys_named(v->lines(), file);
+    FileLines fl = file_lines(*v, named.size() == 1 ? named[0] : file);
+    if (!fl.found) {
+      std::string msg = named.size() > 1
+                            ? "'" + file + "' names several recorded files; give more of the path"
+                            : "no recorded file '" + file + "' in the profile";
+      std::vector<std::string> names = named;
+      for (const RecordedFile &rf : recorded_files(*v)) {
+        std::string_view name = rf.file;
+        std::string_view base = name.substr(name.find_last_of('/') + 1);
+        if (names.size() < 10 && named.size() <= 1 &&
+            (name.find(file) != std::string_view::npos || file.find(base) != std::string::npos ||
+             names.size() < 5))
+          names.emplace_back(name);
+      }
+      if (!names.empty()) msg += "; recorded files include:";
+      for (const std::string &n : names) msg += "\n  " + n;
+      Json extra;
+      extra["files"] = names;
+      return cli_fail(kExitInput, msg, f.json, extra);
+    }
+    j["file"] = fl.file;
+    j["self"] = fl.self;
+    j["total"] = fl.total;
+    Json lines = Json::array();
+    TextTable t({{"line", TextTable::right},
+                 {"self", TextTable::right},
+                 {"self%", TextTable::right},
+                 {"total", TextTable::right},
+                 {"total%", TextTable::right}});
+    for (const FileLine &l : fl.lines) {
+      lines.push_back(line_json(l.line, l.self, l.total, total));
+      weights(t, std::to_string(l.line), l.self, l.total);
+    }
+    j["lines"] = lines;
+    text += std::string(fl.file) + "  self " + format_weight(fl.self, unit) + " (" +
+            format_pct(percent(fl.self, total)) + ")  total " + format_weight(fl.total, unit) +
+            " (" + format_pct(percent(fl.total, total)) + ")\n" + t.render();
+  } else {
+    HotOptions o;
+    o.method = f.method;
+    o.min_pct = f.min_pct.value_or(0);
+    if (f.method.empty()) o.top = f.top.value_or(20);
+    HotLines h = hot_lines(*v, o, !f.method.empty());
+    if (!f.method.empty() && h.matched == 0) {
+      HotOptions any;
+      any.method = f.method;
+      if (hot_functions(*v, any).matched == 0) return cli_no_match(*v, f.method, f.json);
+    }
+    Json rows = Json::array();
+    if (f.method.empty()) {
+      TextTable t({{"line", TextTable::left},
+                   {"self", TextTable::right},
+                   {"self%", TextTable::right},
+                   {"total", TextTable::right},
+                   {"total%", TextTable::right},
+                   {"function", TextTable::left}});
+      for (const LineRow &r : h.rows) {
+        Json row = line_json(r.line, r.self, r.total, total);
+        row["function"] = r.function;
+        row["file"] = r.file;
+        rows.push_back(row);
+        t.add({std::string(r.file) + ":" + std::to_string(r.line), format_weight(r.self, unit),
+               format_pct(percent(r.self, total)), format_weight(r.total, unit),
+               format_pct(percent(r.total, total)), std::string(r.function)});
+      }
+      text += t.render();
+    } else {
+      // Grouped by function: a header per function, then its lines in order.
+      size_t i = 0;
+      while (i < h.rows.size()) {
+        size_t end = i;
+        while (end < h.rows.size() && h.rows[end].function_key == h.rows[i].function_key &&
+               h.rows[end].file == h.rows[i].file)
+          end++;
+        text +=
+            "\n" + std::string(h.rows[i].function) + "  (" + std::string(h.rows[i].file) + ")\n";
+        TextTable t({{"line", TextTable::right},
+                     {"self", TextTable::right},
+                     {"self%", TextTable::right},
+                     {"total", TextTable::right},
+                     {"total%", TextTable::right}});
+        for (size_t k = i; k < end; k++) {
+          const LineRow &r = h.rows[k];
+          Json row = line_json(r.line, r.self, r.total, total);
+          row["function"] = r.function;
+          row["file"] = r.file;
+          rows.push_back(row);
+          weights(t, std::to_string(r.line), r.self, r.total);
+        }
+        text += t.render();
+        i = end;
+      }
+      if (h.rows.empty()) text += "(the matching functions have no line numbers in this profile)\n";
+    }
+    j["lines"] = rows;
+  }
+  if (f.json)
+    print_json(j);
+  else
+    fputs(text.c_str(), stdout);
+  return kExitOk;
+}
+
+} // namespace hotlines

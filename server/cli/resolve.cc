@@ -1,0 +1,179 @@
+// `hotlines resolve PROFILE --root DIR`: how the profile's frames map to the source files
+// under the given roots — resolved/unresolved/external weight, the rules used, the top
+// unresolved frames, failing path prefixes with a suggested --remap, and ties. --all lists
+// every function with weight and where it resolved.
+// Threading: Runs on the CLI's main thread (the workspace walk and resolution included).
+#include "server/cli/input.h"
+#include "server/cli/text_table.h"
+#include "server/engine/query_hot.h"
+#include "server/engine/units.h"
+#include "server/sources/profile_resolution.h"
+#include "server/sources/resolution_report.h"
+#include "server/sources/resolution_report_json.h"
+
+#include <cstdio>
+
+namespace hotlines {
+
+namespace {
+
+const FlagSpec kExtra[] = {
+    {"root", 0, true, "a source root (repeatable; default: the current directory)"},
+    {"remap", 0, true, "FROM=TO: look up recorded paths under FROM in TO (repeatable)"},
+    {"skip", 0, true, "a folder name not to index (repeatable; replaces the defaults)"},
+    {"all", 0, false, "list every function with weight: status, rule, file:line"},
+};
+const CliCommandInfo kInfo{"resolve",
+                           "resolve PROFILE --root DIR [--root DIR ...] [--remap FROM=TO ...] "
+                           "[--skip NAME ...] [-e EVENT] [--top N] [--all]",
+                           "map the profile's frames to source files and report what does not "
+                           "resolve",
+                           1, 1};
+
+std::string location(const Resolution &r) {
+  if (r.path.empty()) return std::string(r.recorded);
+  std::string s(r.path);
+  if (r.line > 0) s += ":" + std::to_string(r.line);
+  return s;
+}
+
+} // namespace
+
+int cli_resolve(const std::vector<std::string> &args) {
+  CliFlags f;
+  if (int rc = cli_begin(kInfo, args, kExtra, &f); rc >= 0) return rc;
+  WorkspaceOptions wo;
+  if (f.has("skip")) wo.skip_dirs = f.extra().at("skip");
+  auto ws = std::make_shared<WorkspaceIndex>(wo);
+  if (f.has("root"))
+    for (const std::string &root : f.extra().at("root")) ws->add_root(root);
+  else
+    ws->add_root(".");
+  ResolverOptions ro;
+  if (f.has("remap"))
+    for (const std::string &text : f.extra().at("remap")) {
+      PathRemap r;
+      if (!parse_remap(text, &r))
+        return cli_fail(kExitUsage, "--remap wants FROM=TO, got '" + text + "'", f.json);
+      ro.remaps.push_back(r);
+    }
+  CliInput in;
+  if (!in.load(f.files[0], f.json)) return kExitInput;
+  std::shared_ptr<const ViewWeights> v;
+  if (int rc = in.view(f, &v)) return rc;
+  ws->build();
+  SourceResolver resolver(ws, ro);
+  std::shared_ptr<const ProfileResolution> res =
+      ProfileResolution::build(in.index().shared_profile(), resolver);
+  ResolutionReport rep = build_resolution_report(*res, *v, f.top.value_or(20));
+
+  // --all: functions with weight in the view, by total.
+  HotOptions all;
+  all.sort = SortBy::total;
+  HotFunctions fns = hot_functions(*v, all);
+  if (f.json) {
+    Json j;
+    j["command"] = "resolve";
+    j["view"] = view_json(*v, in.path());
+    j["index_seconds"] = ws->build_seconds();
+    j["report"] = Json::parse(resolution_report_json(rep).dump());
+    if (f.has("all")) {
+      Json rows = Json::array();
+      for (const FunctionRow &row : fns.rows) {
+        const Resolution &r = res->of(row.function);
+        rows.push_back({{"name", row.name},
+                        {"status", status_name(r.status)},
+                        {"rule", r.rule},
+                        {"path", r.path},
+                        {"line", r.line},
+                        {"line_from", r.line_from},
+                        {"recorded", r.recorded},
+                        {"reason", r.reason},
+                        {"self", row.self},
+                        {"total", row.total}});
+      }
+      j["functions"] = rows;
+    }
+    print_json(j);
+    return kExitOk;
+  }
+  const std::string unit(v->unit());
+  std::string text = view_header(*v, in.path());
+  text += "workspace: " + std::to_string(ws->size()) + " files under";
+  for (const std::string &root : ws->roots()) text += " " + root;
+  char buf[64];
+  snprintf(buf, sizeof buf, " (indexed in %.2f s)\n", ws->build_seconds());
+  text += buf;
+  TextTable summary({{"status", TextTable::left},
+                     {"weight", TextTable::right},
+                     {"weight%", TextTable::right},
+                     {"functions", TextTable::right}});
+  summary.add({"resolved", format_weight(rep.resolved, unit), format_pct(rep.resolved_pct),
+               std::to_string(rep.functions_resolved)});
+  summary.add({"unresolved", format_weight(rep.unresolved, unit), format_pct(rep.unresolved_pct),
+               std::to_string(rep.functions_unresolved)});
+  summary.add({"external", format_weight(rep.external, unit), format_pct(rep.external_pct),
+               std::to_string(rep.functions_external)});
+  text += summary.render();
+  text += "(weight: each sample counts for its leaf-most frame that is not external)\n";
+  std::string rules;
+  for (const RuleCount &c : rep.rules)
+    rules += (rules.empty() ? "rules: " : "; ") + c.rule + " " + std::to_string(c.functions) +
+             (c.status == "resolved" ? "" : " (" + c.status + ")");
+  if (!rules.empty()) text += rules + "\n";
+  if (!rep.top_unresolved.empty()) {
+    text += "\nunresolved frames, by total:\n";
+    TextTable t({{"total", TextTable::right},
+                 {"total%", TextTable::right},
+                 {"function", TextTable::left},
+                 {"reason", TextTable::left}});
+    for (const UnresolvedFrame &r : rep.top_unresolved)
+      t.add({format_weight(r.total, unit), format_pct(percent(r.total, rep.total)), r.name,
+             r.reason});
+    text += t.render();
+  }
+  if (!rep.failing_prefixes.empty()) {
+    text += "\nfailing path prefixes:\n";
+    TextTable t({{"weight%", TextTable::right},
+                 {"files", TextTable::right},
+                 {"prefix", TextTable::left},
+                 {"suggestion", TextTable::left}});
+    for (const FailingPrefix &g : rep.failing_prefixes) {
+      std::string s;
+      if (g.has_remap) {
+        s = "--remap " + g.remap.from + "=" + g.remap.to;
+        s += g.would_resolve ? " (resolves " + std::to_string(g.would_resolve) + ")"
+                             : " (unverified: no such files under it; point it at their checkout)";
+      }
+      t.add({format_pct(percent(g.weight, rep.total)), std::to_string(g.files), g.prefix, s});
+    }
+    text += t.render();
+  }
+  if (!rep.ties.empty()) {
+    text += "\nties (picked the candidate sharing most folders with other resolved files):\n";
+    for (const ResolutionTie &t : rep.ties) {
+      text += "  " + t.recorded + " -> " + t.chosen + "\n";
+      for (const std::string &c : t.candidates)
+        if (c != t.chosen) text += "      also " + c + "\n";
+    }
+  }
+  if (f.has("all")) {
+    text += "\nfunctions, by total:\n";
+    TextTable t({{"total", TextTable::right},
+                 {"status", TextTable::left},
+                 {"rule", TextTable::left},
+                 {"location", TextTable::left},
+                 {"function", TextTable::left}});
+    for (const FunctionRow &row : fns.rows) {
+      const Resolution &r = res->of(row.function);
+      t.add({format_weight(row.total, unit), std::string(status_name(r.status)),
+             std::string(r.rule), location(r), std::string(row.name)});
+    }
+    text += t.render();
+  }
+  if (!rep.warning.empty()) text += "\nwarning: " + rep.warning + "\n";
+  fputs(text.c_str(), stdout);
+  return kExitOk;
+}
+
+} // namespace hotlines

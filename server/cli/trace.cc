@@ -1,0 +1,44 @@
+// `hotlines trace FILE [-m PATTERN]`: the hottest path — from the heaviest root (or from a
+// method) follow the heaviest callee down to a leaf.
+// Threading: Runs on the CLI's main thread.
+
+#include "server/cli/input.h"
+#include "server/cli/tree_print.h"
+
+#include <cstdio>
+
+namespace hotlines {
+
+namespace {
+const FlagSpec kExtra[] = {
+    {"lines", 0, false, "split nodes by line (function:line)"},
+};
+const CliCommandInfo kInfo{"trace", "trace FILE [-m PATTERN] [--lines]",
+                           "the hottest path from the roots (or a method) to a leaf", 1, 1};
+} // namespace
+
+int cli_trace(const std::vector<std::string> &args) {
+  CliFlags f;
+  if (int rc = cli_begin(kInfo, args, kExtra, &f); rc >= 0) return rc;
+  CliInput in;
+  if (!in.load(f.files[0], f.json)) return kExitInput;
+  std::shared_ptr<const ViewWeights> v;
+  if (int rc = in.view(f, &v)) return rc;
+  TreeOptions o;
+  o.method = f.method;
+  o.lines = f.has("lines");
+  std::vector<TreeNode> path = hottest_path(*v, o);
+  if (path.empty() && !o.method.empty()) return cli_no_match(*v, o.method, f.json);
+  if (f.json) {
+    Json j;
+    j["command"] = "trace";
+    j["view"] = view_json(*v, in.path());
+    j["path"] = tree_json(*v, path);
+    print_json(j);
+  } else {
+    fputs((view_header(*v, in.path()) + tree_text(*v, path, o.lines)).c_str(), stdout);
+  }
+  return kExitOk;
+}
+
+} // namespace hotlines

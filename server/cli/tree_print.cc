@@ -1,0 +1,62 @@
+// Tree output for the CLI (see cli_tree_print.h).
+// Threading: Single-threaded (the CLI's main thread).
+#include "server/cli/tree_print.h"
+
+#include "server/cli/text_table.h"
+#include "server/engine/line_keys.h"
+#include "server/engine/units.h"
+
+#include <charconv>
+
+namespace hotlines {
+
+std::string tree_text(const ViewWeights &v, const std::vector<TreeNode> &nodes, bool lines) {
+  const std::string unit(v.unit());
+  TextTable t({{"total", TextTable::right},
+               {"total%", TextTable::right},
+               {"self", TextTable::right},
+               {"self%", TextTable::right},
+               {"function", TextTable::left}});
+  for (const TreeNode &n : nodes) {
+    std::string name = std::string(n.depth * 2, ' ') + std::string(n.name);
+    if (lines && n.line > 0) name += ":" + std::to_string(n.line);
+    t.add({format_weight(n.total, unit), format_pct(percent(n.total, v.total)),
+           format_weight(n.self, unit), format_pct(percent(n.self, v.total)), name});
+  }
+  return t.render();
+}
+
+Json tree_json(const ViewWeights &v, const std::vector<TreeNode> &nodes) {
+  const Profile &p = v.profile();
+  const LineKeys &lk = v.lines();
+  Json out = Json::array();
+  for (const TreeNode &n : nodes) {
+    uint32_t file = lk.file_of_function(p.frames[n.frame].function);
+    out.push_back({{"id", n.id},
+                   {"parent", n.parent == kNoNode ? Json(nullptr) : Json(n.parent)},
+                   {"depth", n.depth},
+                   {"name", n.name},
+                   {"file", file == kNoKey ? std::string() : lk.file_name(file)},
+                   {"line", n.line},
+                   {"kind", frame_kind_name(p.frames[n.frame].kind)},
+                   {"self", n.self},
+                   {"self_pct", percent(n.self, v.total)},
+                   {"total", n.total},
+                   {"total_pct", percent(n.total, v.total)}});
+  }
+  return out;
+}
+
+bool parse_line_anchor(const std::string &text, TreeOptions *o) {
+  size_t colon = text.rfind(':');
+  if (colon == std::string::npos || colon == 0) return false;
+  int32_t line = 0;
+  const char *b = text.data() + colon + 1, *e = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(b, e, line);
+  if (ec != std::errc() || ptr != e || line < 1) return false;
+  o->file = text.substr(0, colon);
+  o->line = line;
+  return true;
+}
+
+} // namespace hotlines

@@ -1,0 +1,40 @@
+// KeyMap: how frames group into the rows of a query (functions, lines, files, function+line),
+// and the two sums every query is built from: self (samples whose leaf frame has the key) and
+// total (samples with the key anywhere in the stack, counted once per sample). Totals use
+// the stack tree: total[k] = sum of subtree weights of the nodes where k first appears on the
+// path from the root. Pure functions over immutable data; thread-safe.
+#pragma once
+
+#include "server/engine/stack_tree.h"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace hotlines {
+
+inline constexpr uint32_t kNoKey = UINT32_MAX;
+
+struct KeyMap {
+  std::vector<uint32_t> of_frame; // frame -> key, kNoKey when the frame has none
+  uint32_t count = 0;             // keys are 0..count-1
+
+  uint32_t key_of_node(const StackTree &t, uint32_t node) const { return of_frame[t.frame(node)]; }
+};
+
+// Subtree weights: cum[n] = self[n] + sum of cum over n's children.
+std::vector<int64_t> subtree_weights(const StackTree &tree, std::span<const int64_t> self);
+
+// first[n] = 1 when the key of node n does not occur on the path above n (root side).
+std::vector<uint8_t> first_on_path(const StackTree &tree, const KeyMap &keys);
+
+struct KeySums {
+  std::vector<int64_t> self, total; // indexed by key
+};
+
+// Self and total per key for a weighted tree. `first` comes from first_on_path() for the
+// same tree and keys.
+KeySums sum_keys(const StackTree &tree, std::span<const int64_t> self, std::span<const int64_t> cum,
+                 const KeyMap &keys, std::span<const uint8_t> first);
+
+} // namespace hotlines

@@ -1,0 +1,169 @@
+// Building a ProfileIndex (see profile_index.h).
+// Threading: build() runs on one thread (its sample passes on both cores); the lazy parts use
+// call_once.
+#include "server/engine/profile_index.h"
+
+#include "server/engine/callee_shape.h"
+#include "server/engine/parallel.h"
+#include "server/engine/view_filter.h"
+#include "server/engine/view_pass.h"
+
+#include <algorithm>
+
+namespace hotlines {
+
+const FunctionKeys &ProfileIndex::functions(FunctionGrouping g) const {
+  if (g == FunctionGrouping::name) return *by_name_;
+  std::call_once(fqn_once_, [&] { by_fqn_ = std::make_unique<FunctionKeys>(*profile_, g); });
+  return *by_fqn_;
+}
+
+std::shared_ptr<const std::vector<uint8_t>>
+ProfileIndex::first_functions(FunctionGrouping g) const {
+  if (g == FunctionGrouping::name) {
+    std::call_once(once_name_, [&] {
+      first_name_ =
+          std::make_shared<const std::vector<uint8_t>>(first_on_path(*tree_, by_name_->map()));
+    });
+    return first_name_;
+  }
+  std::call_once(once_fqn_, [&] {
+    first_fqn_ =
+        std::make_shared<const std::vector<uint8_t>>(first_on_path(*tree_, functions(g).map()));
+  });
+  return first_fqn_;
+}
+
+std::shared_ptr<const std::vector<uint8_t>> ProfileIndex::first_lines() const {
+  std::call_once(once_lines_, [&] {
+    first_lines_ =
+        std::make_shared<const std::vector<uint8_t>>(first_on_path(*tree_, lines_->lines()));
+  });
+  return first_lines_;
+}
+
+std::shared_ptr<const std::vector<uint8_t>> ProfileIndex::first_files() const {
+  std::call_once(once_files_, [&] {
+    first_files_ =
+        std::make_shared<const std::vector<uint8_t>>(first_on_path(*tree_, lines_->files()));
+  });
+  return first_files_;
+}
+
+std::shared_ptr<const CalleeShape> ProfileIndex::callee_shape(bool lines) const {
+  std::call_once(shape_once_[lines],
+                 [&] { shape_[lines] = build_callee_shape(*profile_, *tree_, *by_name_, lines); });
+  return shape_[lines];
+}
+
+std::shared_ptr<const ViewWeights> ProfileIndex::unfiltered(EventId event, Measure measure) const {
+  if (event >= unfiltered_count_.size()) return nullptr;
+  return measure == Measure::count ? unfiltered_count_[event] : unfiltered_value_[event];
+}
+
+namespace {
+
+// Keys with weight, ordered hottest first by `primary`, then by `secondary`, then by label.
+std::vector<uint32_t> order_keys(const FunctionKeys &keys, const std::vector<int64_t> &primary,
+                                 const std::vector<int64_t> &secondary) {
+  std::vector<uint32_t> out;
+  for (uint32_t k = 0; k < primary.size(); k++)
+    if (primary[k] != 0 || secondary[k] != 0) out.push_back(k);
+  std::sort(out.begin(), out.end(), [&](uint32_t a, uint32_t b) {
+    if (primary[a] != primary[b]) return primary[a] > primary[b];
+    if (secondary[a] != secondary[b]) return secondary[a] > secondary[b];
+    return keys.label(a) < keys.label(b);
+  });
+  return out;
+}
+
+} // namespace
+
+std::shared_ptr<const ProfileIndex> ProfileIndex::build(std::shared_ptr<const Profile> profile,
+                                                        const std::atomic<bool> *cancel,
+                                                        unsigned threads) {
+  auto cancelled = [&] { return cancel && cancel->load(std::memory_order_relaxed); };
+  auto idx = std::shared_ptr<ProfileIndex>(new ProfileIndex());
+  const Profile &p = *profile;
+  idx->profile_ = std::move(profile);
+  idx->tree_ = std::make_shared<const StackTree>(p);
+  idx->by_name_ = std::make_unique<FunctionKeys>(p, FunctionGrouping::name);
+  idx->lines_ = std::make_unique<LineKeys>(p);
+  idx->idle_ = hotlines::idle_functions(p);
+  if (cancelled()) return nullptr;
+
+  int64_t end = p.metadata.duration_ns;
+  for (const Event &e : p.events) {
+    if (!e.samples.has_time()) continue;
+    idx->has_time_ = true;
+    for (int64_t t : e.samples.time) end = std::max(end, t + 1);
+  }
+  idx->end_ns_ = end;
+
+  auto first_fn = idx->first_functions(FunctionGrouping::name);
+  auto first_line = idx->first_lines();
+  auto first_file = idx->first_files();
+  if (cancelled()) return nullptr;
+
+  for (EventId e = 0; e < p.events.size(); e++) {
+    std::shared_ptr<const ViewWeights> by_measure[2];
+    for (Measure m : {Measure::count, Measure::value}) {
+      if (m == Measure::value && p.events[e].samples.value.empty()) {
+        // value == count: share the weights and tables, with the value measure's label.
+        auto w = std::make_shared<ViewWeights>();
+        const ViewWeights &c = *by_measure[0];
+        w->index = idx.get();
+        w->view = c.view;
+        w->view.measure = m;
+        w->event = e;
+        w->measure = m;
+        w->tree = c.tree;
+        w->self_weights = c.self_weights;
+        w->cum_weights = c.cum_weights;
+        w->total = c.total;
+        w->empty = c.empty;
+        w->samples = c.samples;
+        w->tables = c.tables;
+        by_measure[1] = std::move(w);
+        continue;
+      }
+      View v;
+      v.event = std::string(p.str(p.events[e].name));
+      v.measure = m;
+      SampleFilter filter;
+      std::string err;
+      if (!filter.compile(p, v, idx->tree_, &idx->idle_, cancel, &err)) return nullptr;
+      PassTotals pass = weigh_samples(filter, p, true, cancel, threads);
+      if (pass.cancelled) return nullptr;
+      auto w = std::make_shared<ViewWeights>();
+      w->index = idx.get();
+      w->view = v;
+      w->event = e;
+      w->measure = m;
+      w->tree = idx->tree_;
+      auto cum =
+          std::make_shared<const std::vector<int64_t>>(subtree_weights(*idx->tree_, pass.self));
+      auto tables = std::make_shared<UnfilteredTables>();
+      tables->functions = sum_keys(*idx->tree_, pass.self, *cum, idx->by_name_->map(), *first_fn);
+      tables->lines = sum_keys(*idx->tree_, pass.self, *cum, idx->lines_->lines(), *first_line);
+      tables->files = sum_keys(*idx->tree_, pass.self, *cum, idx->lines_->files(), *first_file);
+      tables->by_self = order_keys(*idx->by_name_, tables->functions.self, tables->functions.total);
+      tables->by_total =
+          order_keys(*idx->by_name_, tables->functions.total, tables->functions.self);
+      tables->thread_weight = std::move(pass.thread);
+      w->self_weights = std::make_shared<const std::vector<int64_t>>(std::move(pass.self));
+      w->cum_weights = std::move(cum);
+      w->total = pass.total;
+      w->empty = pass.empty;
+      w->samples = pass.samples;
+      w->tables = std::move(tables);
+      by_measure[m == Measure::count ? 0 : 1] = std::move(w);
+      if (cancelled()) return nullptr;
+    }
+    idx->unfiltered_count_.push_back(std::move(by_measure[0]));
+    idx->unfiltered_value_.push_back(std::move(by_measure[1]));
+  }
+  return idx;
+}
+
+} // namespace hotlines

@@ -1,0 +1,149 @@
+// Line tables, recorded files and hot lines (see query_lines.h).
+// Threading: Pure functions over immutable views; any thread.
+#include "server/engine/query_lines.h"
+
+#include "server/engine/flat_map.h"
+#include "server/engine/function_keys.h"
+#include "server/engine/line_keys.h"
+#include "server/engine/profile_index.h"
+
+#include <algorithm>
+
+namespace hotlines {
+
+namespace {
+
+KeySums line_sums(const ViewWeights &v) {
+  if (v.tables) return v.tables->lines;
+  return sum_keys(*v.tree, v.self(), v.cum(), v.lines().lines(), v.first_line());
+}
+
+KeySums file_sums(const ViewWeights &v) {
+  if (v.tables) return v.tables->files;
+  return sum_keys(*v.tree, v.self(), v.cum(), v.lines().files(), v.first_file());
+}
+
+} // namespace
+
+FileLines file_lines(const ViewWeights &v, std::string_view file) {
+  FileLines out;
+  out.view_total = v.total;
+  const LineKeys &lk = v.lines();
+  uint32_t f = lk.find_file(file);
+  if (f == kNoKey) return out;
+  out.found = true;
+  out.file = lk.file_name(f);
+  const KeySums *lines = v.tables ? &v.tables->lines : nullptr;
+  const KeySums *files = v.tables ? &v.tables->files : nullptr;
+  KeySums computed_lines, computed_files;
+  if (!lines) {
+    computed_lines = line_sums(v);
+    computed_files = file_sums(v);
+    lines = &computed_lines;
+    files = &computed_files;
+  }
+  out.self = files->self[f];
+  out.total = files->total[f];
+  for (uint32_t k : lk.lines_of_file(f)) {
+    if (lines->self[k] == 0 && lines->total[k] == 0) continue;
+    out.lines.push_back(FileLine{lk.line_of(k), lines->self[k], lines->total[k]});
+  }
+  return out;
+}
+
+std::vector<RecordedFile> recorded_files(const ViewWeights &v) {
+  const LineKeys &lk = v.lines();
+  KeySums computed;
+  const KeySums &sums = v.tables ? v.tables->files : (computed = file_sums(v));
+  std::vector<RecordedFile> out;
+  for (uint32_t f = 0; f < lk.file_count(); f++)
+    if (sums.total[f] != 0)
+      out.push_back(RecordedFile{f, lk.file_name(f), sums.self[f], sums.total[f]});
+  std::sort(out.begin(), out.end(), [](const RecordedFile &a, const RecordedFile &b) {
+    if (a.total != b.total) return a.total > b.total;
+    if (a.self != b.self) return a.self > b.self;
+    return a.file < b.file;
+  });
+  return out;
+}
+
+HotLines hot_lines(const ViewWeights &v, const HotOptions &o, bool by_line) {
+  HotLines out;
+  out.view_total = v.total;
+  const Profile &p = v.profile();
+  const FunctionKeys &fk = v.functions();
+  const LineKeys &lk = v.lines();
+  std::vector<uint8_t> matches;
+  if (!o.method.empty()) matches = fk.match(o.method);
+
+  // Keys (function key, line key) for frames with a line, restricted to matching functions.
+  KeyMap keys;
+  keys.of_frame.assign(p.frames.size(), kNoKey);
+  std::vector<uint32_t> key_function, key_line;
+  std::vector<FrameId> key_frame;
+  FlatMap<uint32_t> ids(1024);
+  for (size_t i = 0; i < p.frames.size(); i++) {
+    uint32_t line = lk.lines().of_frame[i];
+    if (line == kNoKey) continue;
+    uint32_t fn = fk.map().of_frame[i];
+    if (!matches.empty() && !matches[fn]) continue;
+    bool inserted = false;
+    uint32_t &id = ids.find_or_insert((static_cast<uint64_t>(fn) << 32) | line,
+                                      static_cast<uint32_t>(key_function.size()), &inserted);
+    if (inserted) {
+      key_function.push_back(fn);
+      key_line.push_back(line);
+      key_frame.push_back(static_cast<FrameId>(i));
+    }
+    keys.of_frame[i] = id;
+  }
+  keys.count = static_cast<uint32_t>(key_function.size());
+  // Restricting keys to a subset keeps first-on-path flags valid only when computed for the
+  // same keys, so compute them for this map.
+  std::vector<uint8_t> first = first_on_path(*v.tree, keys);
+  KeySums sums = sum_keys(*v.tree, v.self(), v.cum(), keys, first);
+
+  const std::vector<int64_t> &primary = o.sort == SortBy::self ? sums.self : sums.total;
+  const std::vector<int64_t> &secondary = o.sort == SortBy::self ? sums.total : sums.self;
+  std::vector<uint32_t> order;
+  for (uint32_t k = 0; k < keys.count; k++)
+    if (sums.self[k] != 0 || sums.total[k] != 0) order.push_back(k);
+  out.matched = order.size();
+  auto file_of = [&](uint32_t k) -> const std::string & {
+    return lk.file_name(lk.file_of_line(key_line[k]));
+  };
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    if (by_line) {
+      if (key_function[a] != key_function[b])
+        return fk.label(key_function[a]) < fk.label(key_function[b]);
+      if (file_of(a) != file_of(b)) return file_of(a) < file_of(b);
+      if (lk.line_of(key_line[a]) != lk.line_of(key_line[b]))
+        return lk.line_of(key_line[a]) < lk.line_of(key_line[b]);
+      return fk.label(key_function[a]) < fk.label(key_function[b]);
+    }
+    if (primary[a] != primary[b]) return primary[a] > primary[b];
+    if (secondary[a] != secondary[b]) return secondary[a] > secondary[b];
+    if (fk.label(key_function[a]) != fk.label(key_function[b]))
+      return fk.label(key_function[a]) < fk.label(key_function[b]);
+    return lk.line_of(key_line[a]) < lk.line_of(key_line[b]);
+  });
+  for (uint32_t k : order) {
+    if (o.min_pct > 0 && percent(primary[k], v.total) < o.min_pct) {
+      if (by_line) continue;
+      break;
+    }
+    if (o.top && out.rows.size() >= o.top) break;
+    LineRow r;
+    r.function_key = key_function[k];
+    r.function = fk.label(key_function[k]);
+    r.file = file_of(k);
+    r.line = lk.line_of(key_line[k]);
+    r.frame = key_frame[k];
+    r.self = sums.self[k];
+    r.total = sums.total[k];
+    out.rows.push_back(r);
+  }
+  return out;
+}
+
+} // namespace hotlines

@@ -1,0 +1,409 @@
+// Call trees, callers, hottest path and flame graph (see query_tree.h).
+//
+// Both directions first build a merged tree ("result nodes") keyed by (parent result node,
+// node key), where the node key is the function key, or (function key, line) in lines mode.
+// Callees map every stack-tree node under an anchor (or every node) in one pass in id order;
+// callers walk up from the innermost anchor of each weighted stack. An unanchored callee tree
+// of a view over the profile's own stacks (the flame graph) reuses the index's CalleeShape and
+// only adds weights. The result is emitted in preorder with children sorted by total, then
+// name.
+#include "server/engine/query_tree.h"
+
+#include "server/engine/callee_shape.h"
+#include "server/engine/child_index.h"
+#include "server/engine/flat_map.h"
+#include "server/engine/function_keys.h"
+#include "server/engine/line_keys.h"
+#include "server/engine/parallel.h"
+#include "server/engine/profile_index.h"
+
+#include <algorithm>
+
+namespace hotlines {
+
+namespace {
+
+constexpr uint32_t kVirtualRoot = kTopParent;
+
+bool cancelled(const std::atomic<bool> *c) {
+  return c && c->load(std::memory_order_relaxed);
+}
+
+// Per-frame anchor flags, or empty when the options name no anchor.
+std::vector<uint8_t> anchor_frames(const ViewWeights &v, const TreeOptions &o) {
+  const Profile &p = v.profile();
+  std::vector<uint8_t> out;
+  if (!o.file.empty()) {
+    const LineKeys &lk = v.lines();
+    out.assign(p.frames.size(), 0);
+    uint32_t file = lk.find_file(o.file);
+    if (file == kNoKey) return out;
+    for (size_t i = 0; i < p.frames.size(); i++) {
+      uint32_t k = lk.lines().of_frame[i];
+      out[i] =
+          k != kNoKey && lk.file_of_line(k) == file && (o.line == 0 || lk.line_of(k) == o.line);
+    }
+    return out;
+  }
+  if (!o.method.empty()) {
+    std::vector<uint8_t> keys = v.functions().match(o.method);
+    out.resize(p.frames.size());
+    for (size_t i = 0; i < p.frames.size(); i++) out[i] = keys[v.functions().map().of_frame[i]];
+  }
+  return out;
+}
+
+// The merged tree before ordering. Result node ids grow from parents to children.
+struct Merged {
+  std::vector<uint32_t> parent, key, depth;
+  std::vector<int64_t> self, total, best_weight;
+  std::vector<FrameId> best_frame;
+  FlatMap<uint32_t> ids{1024}; // (parent, key) -> node, for the callers walk
+
+  void reserve(size_t n) {
+    for (auto *v : {&parent, &key, &depth}) v->reserve(n);
+    for (auto *v : {&self, &total, &best_weight}) v->reserve(n);
+    best_frame.reserve(n);
+  }
+
+  uint32_t add(uint32_t par, uint32_t key_id) {
+    parent.push_back(par);
+    key.push_back(key_id);
+    depth.push_back(par == kVirtualRoot ? 0 : depth[par] + 1);
+    self.push_back(0);
+    total.push_back(0);
+    best_weight.push_back(-1);
+    best_frame.push_back(0);
+    return static_cast<uint32_t>(parent.size() - 1);
+  }
+  uint32_t child(uint32_t par, uint32_t key_id) {
+    bool inserted = false;
+    uint32_t &id = ids.find_or_insert((static_cast<uint64_t>(par) << 32) | key_id,
+                                      static_cast<uint32_t>(parent.size()), &inserted);
+    if (inserted) add(par, key_id);
+    return id;
+  }
+  void offer_frame(uint32_t r, FrameId f, int64_t w) {
+    if (w > best_weight[r] || (w == best_weight[r] && f < best_frame[r])) {
+      best_weight[r] = w;
+      best_frame[r] = f;
+    }
+  }
+};
+
+// Callees in one pass in stack-tree id order (parents first, memory read sequentially): a
+// node joins the child of its parent's result node that has its key — found on that result
+// node's short list of children — or starts a top-level node at a root or an outermost
+// anchor. The stack-tree nodes merged into one result node never nest, so its total is the
+// sum of their subtree weights. Levels past max_depth are never built.
+void merge_callees(const ViewWeights &v, const NodeKeys &nk, const std::vector<uint8_t> &anchor,
+                   uint32_t max_depth, Merged &m, const std::atomic<bool> *cancel) {
+  const StackTree &t = *v.tree;
+  std::span<const int64_t> self = v.self(), cum = v.cum();
+  const bool anchored = !anchor.empty();
+  std::vector<uint32_t> map(t.size(), kNoNode);
+  m.reserve(t.size());
+  ChildIndex children(t.size());
+  auto child = [&](uint32_t par, uint32_t k) {
+    const uint32_t p = par == kVirtualRoot ? ChildIndex::kNone : par;
+    uint32_t c = children.find(p, k);
+    if (c != ChildIndex::kNone) return c;
+    children.add(p, k);
+    return m.add(par, k);
+  };
+  for (size_t i = 0; i < t.size(); i++) {
+    if ((i & 0xffff) == 0 && cancelled(cancel)) return;
+    if (cum[i] == 0) continue;
+    uint32_t n = static_cast<uint32_t>(i), par = t.parent(n);
+    FrameId f = t.frame(n);
+    uint32_t pr;
+    if (par != kNoNode && map[par] != kNoNode) {
+      pr = map[par];
+      if (max_depth && m.depth[pr] + 1 >= max_depth) continue;
+    } else if (anchored ? anchor[f] != 0 : par == kNoNode) {
+      pr = kVirtualRoot;
+    } else {
+      continue;
+    }
+    uint32_t r = child(pr, nk.of_frame[f]);
+    map[n] = r;
+    m.total[r] += cum[n];
+    m.self[r] += self[n];
+    m.offer_frame(r, f, cum[n]);
+  }
+}
+
+void merge_callers(const ViewWeights &v, const NodeKeys &nk, const std::vector<uint8_t> &anchor,
+                   uint32_t max_depth, Merged &m, const std::atomic<bool> *cancel) {
+  const StackTree &t = *v.tree;
+  std::span<const int64_t> self = v.self();
+  std::vector<uint32_t> inner(t.size(), kNoNode);
+  std::vector<int64_t> through(t.size(), 0); // weight whose innermost anchor is the node
+  for (size_t i = 0; i < t.size(); i++) {
+    uint32_t n = static_cast<uint32_t>(i), par = t.parent(n);
+    inner[n] = anchor[t.frame(n)] ? n : (par == kNoNode ? kNoNode : inner[par]);
+    if (self[n] != 0 && inner[n] != kNoNode) through[inner[n]] += self[n];
+  }
+  for (size_t i = 0; i < t.size(); i++) {
+    if ((i & 0xfff) == 0 && cancelled(cancel)) return;
+    if (through[i] == 0) continue;
+    uint32_t a = static_cast<uint32_t>(i);
+    int64_t w = through[a];
+    uint32_t r = m.child(kVirtualRoot, nk.of_frame[t.frame(a)]);
+    m.total[r] += w;
+    m.self[r] += self[a];
+    m.offer_frame(r, t.frame(a), w);
+    uint32_t depth = 1;
+    for (uint32_t x = t.parent(a); x != kNoNode && (max_depth == 0 || depth < max_depth);
+         x = t.parent(x), depth++) {
+      r = m.child(r, nk.of_frame[t.frame(x)]);
+      m.total[r] += w;
+      m.offer_frame(r, t.frame(x), w);
+    }
+  }
+}
+
+// The structure and weights emit() reads: a merged tree of n result nodes (parents before
+// children), optionally with its children lists in creation order and its node ids.
+struct EmitInput {
+  size_t n = 0;
+  const uint32_t *parent = nullptr, *key = nullptr, *depth = nullptr;
+  const int64_t *self = nullptr, *total = nullptr;
+  const FrameId *best_frame = nullptr;
+  const std::vector<uint32_t> *start = nullptr, *kids = nullptr; // CSR, top level at n
+  const uint64_t *ids = nullptr;
+};
+
+EmitInput input_of(const Merged &m) {
+  EmitInput in;
+  in.n = m.parent.size();
+  in.parent = m.parent.data();
+  in.key = m.key.data();
+  in.depth = m.depth.data();
+  in.self = m.self.data();
+  in.total = m.total.data();
+  in.best_frame = m.best_frame.data();
+  return in;
+}
+
+// Emission in preorder without a traversal: children are sorted (total desc, then name), each
+// kept node's subtree size gives every node its preorder position, and the nodes are then
+// written at their positions on both cores. Pruning (depth, min pct) drops whole subtrees;
+// max_nodes keeps a preorder prefix.
+CallTree emit(const ViewWeights &v, const NodeKeys &nk, const EmitInput &m, const TreeOptions &o) {
+  CallTree out;
+  out.view_total = v.total;
+  const FunctionKeys &fk = v.functions();
+  const Profile &p = v.profile();
+  const uint32_t n = static_cast<uint32_t>(m.n);
+  auto slot_of = [&](uint32_t r) { return m.parent[r] == kVirtualRoot ? n : m.parent[r]; };
+  // Children lists (CSR), the top level's at index n: the given ones, or built here.
+  std::vector<uint32_t> own_start, kids;
+  if (m.start) {
+    kids = *m.kids;
+  } else {
+    own_start.assign(n + 2, 0);
+    kids.resize(n);
+    for (uint32_t r = 0; r < n; r++) own_start[slot_of(r) + 1]++;
+    for (size_t i = 1; i < own_start.size(); i++) own_start[i] += own_start[i - 1];
+    std::vector<uint32_t> fill(own_start.begin(), own_start.end() - 1);
+    for (uint32_t r = 0; r < n; r++) kids[fill[slot_of(r)]++] = r;
+  }
+  const std::vector<uint32_t> &start = m.start ? *m.start : own_start;
+  auto before = [&](uint32_t a, uint32_t b) {
+    if (m.total[a] != m.total[b]) return m.total[a] > m.total[b];
+    uint32_t ra = fk.rank(nk.function[m.key[a]]), rb = fk.rank(nk.function[m.key[b]]);
+    if (ra != rb) return ra < rb;
+    return nk.line[m.key[a]] < nk.line[m.key[b]];
+  };
+  parallel_ranges(n + 1, 0, [&](unsigned, size_t b, size_t e) {
+    for (size_t r = b; r < e; r++)
+      if (start[r + 1] - start[r] > 1)
+        std::sort(kids.begin() + start[r], kids.begin() + start[r + 1], before);
+  });
+  for (uint32_t i = start[n]; i < start[n + 1]; i++) out.top_total += m.total[kids[i]];
+
+  // Kept nodes (parents first), their subtree sizes (children first), preorder positions.
+  std::vector<uint8_t> kept(n);
+  for (uint32_t r = 0; r < n; r++)
+    kept[r] = m.total[r] != 0 && (m.parent[r] == kVirtualRoot || kept[m.parent[r]]) &&
+              (o.max_depth == 0 || m.depth[r] < o.max_depth) &&
+              (o.min_pct <= 0 || percent(m.total[r], v.total) >= o.min_pct);
+  std::vector<uint32_t> size(n, 0);
+  for (uint32_t r = n; r-- > 0;)
+    if (kept[r]) {
+      size[r] += 1;
+      if (m.parent[r] != kVirtualRoot) size[m.parent[r]] += size[r];
+    }
+  std::vector<uint32_t> pos(n, kNoNode), first_kept(n, kNoNode), next_kept(n, kNoNode);
+  uint32_t count = 0;
+  auto place_children = [&](uint32_t slot, uint32_t first_pos, uint32_t *first) {
+    uint32_t at = first_pos, prev = kNoNode;
+    for (uint32_t i = start[slot]; i < start[slot + 1]; i++) {
+      uint32_t c = kids[i];
+      if (!kept[c]) continue;
+      pos[c] = at;
+      at += size[c];
+      if (prev == kNoNode)
+        *first = c;
+      else
+        next_kept[prev] = c;
+      prev = c;
+    }
+    return at;
+  };
+  uint32_t top_first = kNoNode;
+  count = place_children(n, 0, &top_first);
+  for (uint32_t r = 0; r < n; r++)
+    if (kept[r]) place_children(r, pos[r] + 1, &first_kept[r]);
+  const uint32_t limit =
+      o.max_nodes ? static_cast<uint32_t>(std::min<size_t>(o.max_nodes, count)) : count;
+
+  std::vector<uint64_t> own_ids;
+  if (!m.ids) {
+    own_ids.assign(n, 0);
+    for (uint32_t r = 0; r < n; r++) {
+      if (!kept[r]) continue;
+      uint32_t fn = nk.function[m.key[r]];
+      int32_t line = o.lines ? nk.line[m.key[r]] : -1;
+      own_ids[r] = tree_node_id(m.parent[r] == kVirtualRoot ? 0 : own_ids[m.parent[r]],
+                                fk.label_hash(fn), line);
+    }
+  }
+  const uint64_t *ids = m.ids ? m.ids : own_ids.data();
+  out.nodes.resize(limit);
+  auto within = [&](uint32_t r) { return r != kNoNode && pos[r] < limit ? pos[r] : kNoNode; };
+  parallel_ranges(n, 0, [&](unsigned, size_t b, size_t e) {
+    for (size_t i = b; i < e; i++) {
+      uint32_t r = static_cast<uint32_t>(i);
+      if (!kept[r] || pos[r] >= limit) continue;
+      TreeNode &node = out.nodes[pos[r]];
+      node.id = ids[r];
+      node.parent = m.parent[r] == kVirtualRoot ? kNoNode : pos[m.parent[r]];
+      node.depth = m.depth[r];
+      node.first_child = within(first_kept[r]);
+      node.next_sibling = within(next_kept[r]);
+      node.function_key = nk.function[m.key[r]];
+      node.name = fk.label(node.function_key);
+      node.frame = m.best_frame[r];
+      node.line = o.lines ? nk.line[m.key[r]] : p.frames[node.frame].line;
+      node.self = m.self[r];
+      node.total = m.total[r];
+    }
+  });
+  return out;
+}
+
+} // namespace
+
+CallTree call_tree(const ViewWeights &v, const TreeOptions &o, const std::atomic<bool> *cancel) {
+  NodeKeys nk = node_keys(v.profile(), v.functions(), o.lines);
+  std::vector<uint8_t> anchor = anchor_frames(v, o);
+  const bool anchored = !anchor.empty();
+  CallTree out;
+  if (!anchored && o.direction == TreeDirection::callees && v.tree->is_profile_tree() &&
+      v.view.grouping == FunctionGrouping::name) {
+    // The shape is the profile's; this view only adds its weights.
+    std::shared_ptr<const CalleeShape> shape = v.index->callee_shape(o.lines);
+    const StackTree &t = *v.tree;
+    std::span<const int64_t> self = v.self(), cum = v.cum();
+    const size_t n = shape->size();
+    std::vector<int64_t> rself(n, 0), rtotal(n, 0), best(n, -1);
+    std::vector<FrameId> best_frame(n, 0);
+    for (size_t i = 0; i < t.size(); i++) {
+      if ((i & 0xfffff) == 0 && cancelled(cancel)) break;
+      if (cum[i] == 0) continue;
+      uint32_t r = shape->of_node[i];
+      FrameId f = t.frame(static_cast<uint32_t>(i));
+      rtotal[r] += cum[i];
+      rself[r] += self[i];
+      if (cum[i] > best[r] || (cum[i] == best[r] && f < best_frame[r])) {
+        best[r] = cum[i];
+        best_frame[r] = f;
+      }
+    }
+    EmitInput in;
+    in.n = n;
+    in.parent = shape->parent.data();
+    in.key = shape->key.data();
+    in.depth = shape->depth.data();
+    in.self = rself.data();
+    in.total = rtotal.data();
+    in.best_frame = best_frame.data();
+    in.start = &shape->start;
+    in.kids = &shape->kids;
+    in.ids = shape->ids.data();
+    out = emit(v, nk, in, o);
+  } else {
+    Merged m;
+    if (o.direction == TreeDirection::callers && anchored)
+      merge_callers(v, nk, anchor, o.max_depth, m, cancel);
+    else if (o.direction == TreeDirection::callees)
+      merge_callees(v, nk, anchor, o.max_depth, m, cancel);
+    out = emit(v, nk, input_of(m), o);
+  }
+  out.anchored = anchored;
+  out.anchor_found = anchored && std::find(anchor.begin(), anchor.end(), 1) != anchor.end();
+  return out;
+}
+
+CallTree flame_graph(const ViewWeights &v, const TreeOptions &options,
+                     const std::atomic<bool> *cancel) {
+  TreeOptions o = options;
+  o.direction = TreeDirection::callees;
+  o.method.clear();
+  o.file.clear();
+  o.line = 0;
+  return call_tree(v, o, cancel);
+}
+
+std::vector<TreeNode> hottest_path(const ViewWeights &v, const TreeOptions &o,
+                                   const std::atomic<bool> *cancel) {
+  // The merged callee tree, walked from the heaviest top node down the heaviest children
+  // (ties by name, then line, as in call_tree) — no emission of the whole tree.
+  const FunctionKeys &fk = v.functions();
+  const Profile &p = v.profile();
+  NodeKeys nk = node_keys(p, fk, o.lines);
+  std::vector<uint8_t> anchor = anchor_frames(v, o);
+  Merged m;
+  merge_callees(v, nk, anchor, 0, m, cancel);
+  std::vector<TreeNode> path;
+  const uint32_t n = static_cast<uint32_t>(m.parent.size());
+  std::vector<uint32_t> start(n + 2, 0), kids(n);
+  auto slot_of = [&](uint32_t r) { return m.parent[r] == kVirtualRoot ? n : m.parent[r]; };
+  for (uint32_t r = 0; r < n; r++) start[slot_of(r) + 1]++;
+  for (size_t i = 1; i < start.size(); i++) start[i] += start[i - 1];
+  std::vector<uint32_t> fill(start.begin(), start.end() - 1);
+  for (uint32_t r = 0; r < n; r++) kids[fill[slot_of(r)]++] = r;
+  auto heavier = [&](uint32_t a, uint32_t b) {
+    if (m.total[a] != m.total[b]) return m.total[a] > m.total[b];
+    uint32_t ra = fk.rank(nk.function[m.key[a]]), rb = fk.rank(nk.function[m.key[b]]);
+    if (ra != rb) return ra < rb;
+    return nk.line[m.key[a]] < nk.line[m.key[b]];
+  };
+  uint32_t slot = n;
+  uint64_t parent_id = 0;
+  for (;;) {
+    uint32_t best = kNoNode;
+    for (uint32_t i = start[slot]; i < start[slot + 1]; i++)
+      if (best == kNoNode || heavier(kids[i], best)) best = kids[i];
+    if (best == kNoNode) break;
+    TreeNode node;
+    node.parent = path.empty() ? kNoNode : static_cast<uint32_t>(path.size() - 1);
+    node.depth = static_cast<uint32_t>(path.size());
+    node.function_key = nk.function[m.key[best]];
+    node.name = fk.label(node.function_key);
+    node.frame = m.best_frame[best];
+    node.line = o.lines ? nk.line[m.key[best]] : p.frames[node.frame].line;
+    node.self = m.self[best];
+    node.total = m.total[best];
+    node.id = tree_node_id(parent_id, fk.label_hash(node.function_key), o.lines ? node.line : -1);
+    parent_id = node.id;
+    if (!path.empty()) path.back().first_child = static_cast<uint32_t>(path.size());
+    path.push_back(node);
+    slot = best;
+  }
+  return path;
+}
+
+} // namespace hotlines

@@ -1,0 +1,145 @@
+// Compiling a View into a SampleFilter (see view_filter.h).
+// Threading: compile() on one thread; for_each() on disjoint ranges from several.
+#include "server/engine/view_filter.h"
+
+#include "server/engine/idle_frames.h"
+#include "server/engine/name_pattern.h"
+
+namespace hotlines {
+
+std::vector<uint8_t> idle_functions(const Profile &p) {
+  std::vector<uint8_t> idle(p.functions.size());
+  for (size_t f = 0; f < p.functions.size(); f++)
+    idle[f] = is_idle_function_name(p.str(p.functions[f].name));
+  return idle;
+}
+
+namespace {
+
+// Per-frame flags: the frame's function display name matches one of the patterns.
+std::vector<uint8_t> frames_matching(const Profile &p, const std::vector<std::string> &patterns) {
+  std::vector<NamePattern> compiled(patterns.begin(), patterns.end());
+  std::vector<uint8_t> fn(p.functions.size(), 0);
+  for (size_t f = 0; f < p.functions.size(); f++) {
+    std::string_view name = p.str(p.functions[f].name);
+    for (const NamePattern &np : compiled)
+      if (np.matches(name)) {
+        fn[f] = 1;
+        break;
+      }
+  }
+  std::vector<uint8_t> out(p.frames.size());
+  for (size_t i = 0; i < p.frames.size(); i++) out[i] = fn[p.frames[i].function];
+  return out;
+}
+
+bool thread_matches(const Profile &p, const Thread &t, const ThreadFilter &tf,
+                    const std::vector<NamePattern> &patterns) {
+  std::string_view name = p.str(t.name);
+  for (const std::string &n : tf.names)
+    if (name == n) return true;
+  for (int64_t id : tf.ids)
+    if ((t.os_tid >= 0 && t.os_tid == id) || (t.java_tid >= 0 && t.java_tid == id)) return true;
+  for (const NamePattern &np : patterns)
+    if (np.matches(name)) return true;
+  return false;
+}
+
+} // namespace
+
+bool SampleFilter::compile(const Profile &p, const View &view,
+                           std::shared_ptr<const StackTree> base,
+                           const std::vector<uint8_t> *idle_fn, const std::atomic<bool> *cancel,
+                           std::string *error) {
+  auto cancelled = [&] {
+    if (cancel && cancel->load(std::memory_order_relaxed)) {
+      *error = "cancelled";
+      return true;
+    }
+    return false;
+  };
+  if (view.event.empty()) {
+    if (p.events.empty()) {
+      *error = "the profile has no events";
+      return false;
+    }
+    event_ = static_cast<EventId>(p.metadata.default_event);
+  } else {
+    int e = p.find_event(view.event);
+    if (e < 0) {
+      std::string names;
+      for (const Event &ev : p.events)
+        names += (names.empty() ? "" : ", ") + std::string(p.str(ev.name));
+      *error = "no event '" + view.event +
+               "' in the profile (events: " + (names.empty() ? "none" : names) + ")";
+      return false;
+    }
+    event_ = static_cast<EventId>(e);
+  }
+  cols_ = &p.events[event_].samples;
+  measure_ = view.measure;
+  pass_all_ = !view.filters();
+
+  thread_ok_.clear();
+  if (!view.threads.empty()) {
+    std::vector<NamePattern> patterns(view.threads.patterns.begin(), view.threads.patterns.end());
+    thread_ok_.resize(p.threads.size());
+    for (size_t t = 0; t < p.threads.size(); t++)
+      thread_ok_[t] = thread_matches(p, p.threads[t], view.threads, patterns);
+  }
+
+  window_ = view.from_ns || view.to_ns;
+  if (window_) {
+    if (!cols_->has_time() && cols_->size() > 0) {
+      *error = "the profile has no sample timestamps, so --from/--to cannot apply (" +
+               p.metadata.format + " profiles have none)";
+      return false;
+    }
+    from_ = view.from_ns.value_or(INT64_MIN);
+    to_ = view.to_ns.value_or(INT64_MAX);
+  }
+
+  if (!base) base = std::make_shared<const StackTree>(p);
+  if (!view.hide.empty()) {
+    tree_ = StackTree::without_frames(p, frames_matching(p, view.hide), cancel);
+    if (!tree_) return !cancelled();
+  } else {
+    tree_ = std::move(base);
+  }
+  if (cancelled()) return false;
+
+  // Stack-level filters on the original stacks.
+  const bool include = !view.include.empty(), exclude = !view.exclude.empty();
+  empty_node_ = include ? kDropped : kNoNode;
+  stack_node_.clear();
+  if (include || exclude || view.no_idle) {
+    std::vector<uint8_t> inc_frame, exc_frame, idle_local;
+    if (include) inc_frame = frames_matching(p, view.include);
+    if (exclude) exc_frame = frames_matching(p, view.exclude);
+    if (view.no_idle && !idle_fn) {
+      idle_local = idle_functions(p);
+      idle_fn = &idle_local;
+    }
+    const size_t n = p.stack_count();
+    std::vector<uint8_t> inc(include ? n : 0), exc(exclude ? n : 0);
+    stack_node_.resize(n);
+    for (size_t s = 0; s < n; s++) {
+      StackId par = p.stack_parent[s];
+      FrameId f = p.stack_frame[s];
+      bool keep = true;
+      if (include) {
+        inc[s] = inc_frame[f] || (par != kNoStack && inc[par]);
+        keep = inc[s];
+      }
+      if (exclude) {
+        exc[s] = exc_frame[f] || (par != kNoStack && exc[par]);
+        keep = keep && !exc[s];
+      }
+      if (view.no_idle && (*idle_fn)[p.frames[f].function]) keep = false;
+      stack_node_[s] = keep ? tree_->node_of_stack(static_cast<StackId>(s)) : kDropped;
+    }
+  }
+  return !cancelled();
+}
+
+} // namespace hotlines

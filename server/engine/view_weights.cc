@@ -1,0 +1,175 @@
+// ViewWeights accessors and compute_view(): the parallel pass over an event's samples.
+// Threading: Any thread; one worker per core, each with its own accumulators, merged by the caller.
+#include "server/engine/view_weights.h"
+
+#include "server/engine/parallel.h"
+#include "server/engine/profile_index.h"
+#include "server/engine/view_filter.h"
+#include "server/engine/view_pass.h"
+
+namespace hotlines {
+
+const Profile &ViewWeights::profile() const {
+  return index->profile();
+}
+const FunctionKeys &ViewWeights::functions() const {
+  return index->functions(view.grouping);
+}
+const LineKeys &ViewWeights::lines() const {
+  return index->lines();
+}
+
+std::string_view ViewWeights::event_name() const {
+  return profile().str(profile().events[event].name);
+}
+
+std::string_view ViewWeights::unit() const {
+  if (measure == Measure::count) return "samples";
+  std::string_view u = profile().str(profile().events[event].unit);
+  return u.empty() ? std::string_view("samples") : u;
+}
+
+const std::vector<uint8_t> &ViewWeights::first_function() const {
+  std::call_once(once_fn_, [&] {
+    first_fn_ =
+        tree->is_profile_tree()
+            ? index->first_functions(view.grouping)
+            : std::make_shared<const std::vector<uint8_t>>(first_on_path(*tree, functions().map()));
+  });
+  return *first_fn_;
+}
+
+const std::vector<uint8_t> &ViewWeights::first_line() const {
+  std::call_once(once_line_, [&] {
+    first_line_ =
+        tree->is_profile_tree()
+            ? index->first_lines()
+            : std::make_shared<const std::vector<uint8_t>>(first_on_path(*tree, lines().lines()));
+  });
+  return *first_line_;
+}
+
+const std::vector<uint8_t> &ViewWeights::first_file() const {
+  std::call_once(once_file_, [&] {
+    first_file_ =
+        tree->is_profile_tree()
+            ? index->first_files()
+            : std::make_shared<const std::vector<uint8_t>>(first_on_path(*tree, lines().files()));
+  });
+  return *first_file_;
+}
+
+PassTotals weigh_samples(const SampleFilter &filter, const Profile &p, bool want_threads,
+                         const std::atomic<bool> *cancel, unsigned threads) {
+  const SampleColumns &cols = p.events[filter.event()].samples;
+  const size_t nodes = filter.tree()->size();
+  if (threads == 0) threads = query_threads();
+  if (cols.size() < 100000) threads = 1;
+  struct Acc {
+    std::vector<int64_t> self, thread;
+    int64_t total = 0, empty = 0;
+    uint64_t samples = 0;
+  };
+  std::vector<Acc> acc(threads);
+  parallel_ranges(cols.size(), threads, [&](unsigned w, size_t b, size_t e) {
+    Acc &a = acc[w];
+    a.self.assign(nodes, 0);
+    if (want_threads) a.thread.assign(p.threads.size(), 0);
+    int64_t *self = a.self.data();
+    int64_t total = 0, empty = 0;
+    uint64_t samples = 0;
+    if (want_threads) {
+      int64_t *th = a.thread.data();
+      filter.for_each(b, e, cancel, [&](size_t i, uint32_t node, int64_t wt) {
+        if (node == kNoNode)
+          empty += wt;
+        else
+          self[node] += wt;
+        th[cols.thread_at(i)] += wt;
+        total += wt;
+        samples++;
+      });
+    } else {
+      filter.for_each(b, e, cancel, [&](size_t, uint32_t node, int64_t wt) {
+        if (node == kNoNode)
+          empty += wt;
+        else
+          self[node] += wt;
+        total += wt;
+        samples++;
+      });
+    }
+    a.total = total;
+    a.empty = empty;
+    a.samples = samples;
+  });
+  PassTotals out;
+  out.cancelled = cancel && cancel->load(std::memory_order_relaxed);
+  out.self = std::move(acc[0].self);
+  out.thread = std::move(acc[0].thread);
+  out.total = acc[0].total;
+  out.empty = acc[0].empty;
+  out.samples = acc[0].samples;
+  for (unsigned w = 1; w < threads; w++) {
+    for (size_t n = 0; n < nodes; n++) out.self[n] += acc[w].self[n];
+    for (size_t t = 0; t < out.thread.size(); t++) out.thread[t] += acc[w].thread[t];
+    out.total += acc[w].total;
+    out.empty += acc[w].empty;
+    out.samples += acc[w].samples;
+  }
+  return out;
+}
+
+ViewResult compute_view(const ProfileIndex &index, const View &view,
+                        const std::atomic<bool> *cancel, unsigned threads) {
+  ViewResult r;
+  const Profile &p = index.profile();
+  SampleFilter filter;
+  if (!filter.compile(p, view, index.tree(), &index.idle_functions(), cancel, &r.error)) {
+    r.cancelled = r.error == "cancelled";
+    return r;
+  }
+  if (filter.passes_everything()) {
+    auto base = index.unfiltered(filter.event(), view.measure);
+    if (view.grouping == base->view.grouping) {
+      // The precomputed view, with the caller's View (same event, measure and grouping).
+      r.weights = base;
+      return r;
+    }
+    auto w = std::make_shared<ViewWeights>();
+    w->index = &index;
+    w->view = view;
+    w->event = base->event;
+    w->measure = base->measure;
+    w->tree = base->tree;
+    w->self_weights = base->self_weights;
+    w->cum_weights = base->cum_weights;
+    w->total = base->total;
+    w->empty = base->empty;
+    w->samples = base->samples;
+    r.weights = std::move(w);
+    return r;
+  }
+  PassTotals pass = weigh_samples(filter, p, false, cancel, threads);
+  if (pass.cancelled) {
+    r.error = "cancelled";
+    r.cancelled = true;
+    return r;
+  }
+  auto w = std::make_shared<ViewWeights>();
+  w->index = &index;
+  w->view = view;
+  w->event = filter.event();
+  w->measure = view.measure;
+  w->tree = filter.tree();
+  auto cum = std::make_shared<std::vector<int64_t>>(subtree_weights(*w->tree, pass.self));
+  w->self_weights = std::make_shared<const std::vector<int64_t>>(std::move(pass.self));
+  w->cum_weights = std::move(cum);
+  w->total = pass.total;
+  w->empty = pass.empty;
+  w->samples = pass.samples;
+  r.weights = std::move(w);
+  return r;
+}
+
+} // namespace hotlines

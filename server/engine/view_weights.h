@@ -1,0 +1,87 @@
+// ViewWeights: a computed view — the stack tree its samples land on and, per node, the
+// weight of the samples whose leaf is that node (self) and of its whole subtree (cum). Every
+// query reads these. Unfiltered views are computed once at load by ProfileIndex and carry
+// precomputed tables (hot functions, lines, files, threads), so the frequent queries are
+// lookups; filtered views are computed on demand by compute_view() on both cores.
+// Immutable once built (lazy parts use call_once); share it between threads. It refers to its
+// ProfileIndex, which must outlive it.
+#pragma once
+
+#include "server/engine/key_map.h"
+#include "server/engine/stack_tree.h"
+#include "server/engine/view.h"
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hotlines {
+
+class ProfileIndex;
+class FunctionKeys;
+class LineKeys;
+
+// Sums computed at load for an unfiltered view (name grouping).
+struct UnfilteredTables {
+  KeySums functions;                  // by FunctionKeys(name) key
+  KeySums lines;                      // by LineKeys::lines() key
+  KeySums files;                      // by LineKeys::files() key
+  std::vector<uint32_t> by_self;      // function keys with weight, hottest self first
+  std::vector<uint32_t> by_total;     // function keys with weight, hottest total first
+  std::vector<int64_t> thread_weight; // by ThreadId
+};
+
+class ViewWeights {
+public:
+  const ProfileIndex *index = nullptr;
+  View view;         // as asked
+  EventId event = 0; // resolved event
+  Measure measure = Measure::value;
+  std::shared_ptr<const StackTree> tree;
+  std::shared_ptr<const std::vector<int64_t>> self_weights, cum_weights; // per tree node
+  int64_t total = 0;    // weight of every passing sample (empty stacks included)
+  int64_t empty = 0;    // weight of passing samples with an empty stack
+  uint64_t samples = 0; // passing sample rows
+  std::shared_ptr<const UnfilteredTables> tables; // set for unfiltered views only
+
+  const Profile &profile() const;
+  const FunctionKeys &functions() const; // keys of view.grouping
+  const LineKeys &lines() const;
+  std::span<const int64_t> self() const { return *self_weights; }
+  std::span<const int64_t> cum() const { return *cum_weights; }
+  // First-on-path flags of the tree for function keys (view.grouping), lines and files.
+  const std::vector<uint8_t> &first_function() const;
+  const std::vector<uint8_t> &first_line() const;
+  const std::vector<uint8_t> &first_file() const;
+  std::string_view event_name() const;
+  std::string_view unit() const; // "samples" for the count measure, else the event's unit
+
+private:
+  mutable std::once_flag once_fn_, once_line_, once_file_;
+  mutable std::shared_ptr<const std::vector<uint8_t>> first_fn_, first_line_, first_file_;
+};
+
+struct ViewResult {
+  std::shared_ptr<const ViewWeights> weights; // set on success
+  std::string error;                          // else why
+  bool cancelled = false;
+  bool ok() const { return weights != nullptr; }
+};
+
+// Computes a view: the precomputed one when nothing is filtered, else one parallel pass over
+// the event's samples on `threads` threads (0: both cores). Checks `cancel` periodically.
+ViewResult compute_view(const ProfileIndex &index, const View &view,
+                        const std::atomic<bool> *cancel = nullptr, unsigned threads = 0);
+
+} // namespace hotlines
+
+namespace hotlines {
+// part as a percentage of whole (0 when whole is 0).
+inline double percent(int64_t part, int64_t whole) {
+  return whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole);
+}
+} // namespace hotlines

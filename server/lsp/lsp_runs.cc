@@ -1,0 +1,290 @@
+// LspServer handlers for profiled runs: hotlines/run (also workspace/executeCommand
+// hotlines.run), hotlines/cancelRun, hotlines/listJvms and hotlines/testsInFile. Recipes
+// build argv plans (run_recipes.h), RunManager runs them, and the profile a run wrote is
+// loaded through load_profile when it ends. Threading: loop thread only.
+#include "protocol/run_types.h"
+#include "server/lsp/lsp_server.h"
+#include "server/lsp/uri.h"
+#include "server/runs/run_recipes.h"
+#include "server/runs/tests_in_file.h"
+
+#include <csignal>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace hotlines {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string now_stamp() {
+  time_t t = time(nullptr);
+  struct tm tm;
+  localtime_r(&t, &tm);
+  char buf[32];
+  strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", &tm);
+  return buf;
+}
+
+std::string signal_name(int sig) {
+  if (sig == 0) return "";
+  const char *abbrev = sigabbrev_np(sig);
+  return abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(sig);
+}
+
+bool write_file(const std::string &path, const std::string &content) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << content;
+  return static_cast<bool>(out);
+}
+
+// The nearest directory from `dir` up that holds one of `names` ("" if none).
+std::string find_up(fs::path dir, std::initializer_list<const char *> names) {
+  std::error_code ec;
+  for (; !dir.empty(); dir = dir.parent_path()) {
+    for (const char *n : names)
+      if (fs::exists(dir / n, ec)) return dir.string();
+    if (dir == dir.parent_path()) break;
+  }
+  return "";
+}
+
+// A found test's kind as testsInFile names it.
+const char *entry_kind(FoundTest::Kind kind) {
+  switch (kind) {
+  case FoundTest::Kind::junit:
+    return "junit";
+  case FoundTest::Kind::go_test:
+    return "goTest";
+  case FoundTest::Kind::go_benchmark:
+    return "goBenchmark";
+  case FoundTest::Kind::java_main:
+    return "javaMain";
+  case FoundTest::Kind::junit_class:
+    return "junitClass";
+  }
+  return "";
+}
+
+// Class#method for a JUnit test, the class for a main or a test class, else the function.
+std::string entry_name(const FoundTest &t) {
+  switch (t.kind) {
+  case FoundTest::Kind::junit:
+    return t.class_name + "#" + t.name;
+  case FoundTest::Kind::java_main:
+  case FoundTest::Kind::junit_class:
+    return t.class_name;
+  default:
+    return t.name;
+  }
+}
+
+json run_params_for(const FoundTest &t, const std::string &file) {
+  fs::path dir = fs::path(file).parent_path();
+  json run;
+  if (t.kind == FoundTest::Kind::junit || t.kind == FoundTest::Kind::java_main ||
+      t.kind == FoundTest::Kind::junit_class) {
+    run = t.kind == FoundTest::Kind::junit
+              ? json{{"recipe", "java-test"}, {"class", t.class_name}, {"method", t.name}}
+          : t.kind == FoundTest::Kind::junit_class
+              ? json{{"recipe", "java-test"}, {"class", t.class_name}}
+              : json{{"recipe", "java-main"}, {"mainClass", t.class_name}};
+    std::string root = find_up(dir, {"pom.xml", "build.gradle", "build.gradle.kts",
+                                     "settings.gradle", "settings.gradle.kts"});
+    if (!root.empty()) run["cwd"] = root;
+    return run;
+  }
+  bool bench = t.kind == FoundTest::Kind::go_benchmark;
+  run = {{"recipe", bench ? "go-bench" : "go-test"}, {bench ? "bench" : "test", t.name}};
+  std::string module = find_up(dir, {"go.mod"});
+  if (!module.empty()) {
+    std::string rel = dir.lexically_relative(module).string();
+    run["cwd"] = module;
+    run["package"] = rel.empty() || rel == "." ? "." : "./" + rel;
+  } else {
+    run["cwd"] = dir.string();
+    run["package"] = ".";
+  }
+  return run;
+}
+
+} // namespace
+
+RunManager &LspServer::runs() {
+  if (!runs_) runs_ = std::make_unique<RunManager>(work_->loop());
+  return *runs_;
+}
+
+bool LspServer::runs_still_running() {
+  if (!runs_ || runs_->active() == 0) return false;
+  if (exiting_) runs_->kill_all(); // nothing outlives the server: kill, then wait for their exit
+  return runs_->active() > 0;
+}
+
+std::string LspServer::workspace_root() const {
+  if (!init_.root_uri.empty()) return path_of_uri(init_.root_uri);
+  if (!init_.workspace_folders.empty()) return path_of_uri(init_.workspace_folders[0].uri);
+  return "";
+}
+
+void LspServer::on_run(const json &params, Reply reply) {
+  RunParams p;
+  std::string err = parse_run_params(params, &p);
+  if (!err.empty()) return reply.error(kInvalidParams, err);
+  if (!p.cwd.empty()) p.cwd = path_of_uri(p.cwd);
+  RecipeContext ctx;
+  ctx.workspace_root = workspace_root();
+  ctx.run_id = runs().new_id();
+  ctx.stamp = now_stamp();
+  ctx.exists = [](const std::string &f) {
+    std::error_code ec;
+    return fs::exists(f, ec);
+  };
+  RunPlan plan;
+  err = build_run_plan(p, ctx, &plan);
+  if (!err.empty()) return reply.error(kInvalidParams, err);
+  std::error_code ec;
+  if (!fs::is_directory(plan.cwd, ec))
+    return reply.error(kInvalidParams, "params.cwd is not a directory: " + plan.cwd);
+  fs::create_directories(plan.output_dir, ec);
+  if (!fs::is_directory(plan.output_dir, ec))
+    return reply.error(kRequestFailed, "cannot create the output directory " + plan.output_dir);
+  const std::string ignore = plan.output_dir + "/.gitignore";
+  if (plan.default_output_dir && !fs::exists(ignore, ec) && !write_file(ignore, "*\n"))
+    return reply.error(kRequestFailed, "cannot write " + ignore);
+  for (const RunFile &f : plan.files) {
+    fs::create_directories(fs::path(f.path).parent_path(), ec);
+    if (!write_file(f.path, f.content))
+      return reply.error(kRequestFailed, "cannot write " + f.path);
+  }
+  fs::remove(plan.profile_path, ec);
+
+  RunStarted started{ctx.run_id, plan.profile_path, {}};
+  for (const RunStep &s : plan.steps) started.commands.push_back(s.argv);
+  const std::string id = ctx.run_id;
+  log("info", "run " + id + " (" + p.recipe + "): " + plan.label);
+  RunManager::Callbacks callbacks;
+  callbacks.output = [this, id](const std::string &stream, const std::string &text) {
+    if (!exiting_) send_notification("hotlines/runOutput", to_json(RunOutput{id, stream, text}));
+  };
+  callbacks.finished = [this, id, plan](RunOutcome outcome) { finish_run(id, plan, outcome); };
+  runs().start(id, plan, p.timeout_ms, std::move(callbacks)); // calls back later, never now
+  reply(to_json(started));
+}
+
+void LspServer::finish_run(const std::string &id, const RunPlan &plan, const RunOutcome &o) {
+  std::error_code ec;
+  for (const std::string &f : plan.remove_after) fs::remove(f, ec);
+  RunFinished f;
+  f.run_id = id;
+  f.exit_code = o.exit_code;
+  f.signal = signal_name(o.signal);
+  f.profile_path = plan.profile_path;
+  f.duration_ms = o.duration_ms;
+  auto size = fs::file_size(plan.profile_path, ec);
+  f.error = diagnose_run(plan, o, !ec && size > 0);
+  if (f.error || exiting_) {
+    if (f.error) log("info", "run " + id + " failed (" + f.error->kind + "): " + f.error->message);
+    if (!exiting_) send_notification("hotlines/runFinished", to_json(f));
+    return finish_if_done();
+  }
+  log("info", "run " + id + " finished in " + std::to_string(o.duration_ms) + " ms");
+  std::string tail = last_lines(o.output, 20);
+  load_profile(plan.profile_path, nullptr, nullptr,
+               [this, f, tail](const LoadedProfile *lp, const RpcError *e) mutable {
+                 if (e)
+                   f.error = RunError{"loadFailed", e->message, tail};
+                 else
+                   f.profile_id = lp->id;
+                 if (!exiting_) send_notification("hotlines/runFinished", to_json(f));
+               });
+}
+
+void LspServer::on_cancel_run(const json &params, Reply reply) {
+  std::string id;
+  std::string err = parse_cancel_run_params(params, &id);
+  if (!err.empty()) return reply.error(kInvalidParams, err);
+  bool cancelled = runs_ && runs_->cancel(id);
+  if (cancelled) log("info", "run " + id + " cancelled");
+  reply({{"cancelled", cancelled}});
+}
+
+void LspServer::on_list_jvms(const json &params, Reply reply) {
+  std::string jcmd;
+  std::string err = parse_list_jvms_params(params, &jcmd);
+  if (!err.empty()) return reply.error(kInvalidParams, err);
+  RunPlan plan;
+  plan.label = "jcmd -l";
+  std::string root = workspace_root();
+  std::error_code ec;
+  plan.cwd = !root.empty() && fs::is_directory(root, ec) ? root : "/";
+  plan.steps.push_back({{jcmd.empty() ? "jcmd" : jcmd, "-l"}, 0, false});
+  auto out = std::make_shared<std::string>();
+  RunManager::Callbacks callbacks;
+  callbacks.output = [out](const std::string &stream, const std::string &text) {
+    if (stream == "stdout") *out += text;
+  };
+  callbacks.finished = [this, out, reply](RunOutcome o) {
+    if (o.spawn_error)
+      reply.error(kRequestFailed, "cannot run jcmd: " + std::string(uv_strerror(o.spawn_error)) +
+                                      " (install a JDK, or pass params.jcmd)");
+    else if (o.timed_out || o.cancelled || !o.exit_code || *o.exit_code != 0)
+      reply.error(kRequestFailed, "jcmd -l failed: " + last_lines(o.output, 5));
+    else
+      reply(to_json(parse_jcmd_list(*out)));
+    finish_if_done();
+  };
+  runs().start(runs().new_id(), std::move(plan), 15000, std::move(callbacks));
+}
+
+bool LspServer::tests_in_file(const std::string &uri, TestsInFileResult *result,
+                              std::string *error) {
+  const std::string path = path_of_uri(uri);
+  result->uri = uri;
+  TestLanguage lang = test_language(path);
+  result->language = lang == TestLanguage::java ? "java" : lang == TestLanguage::go ? "go" : "";
+  if (lang == TestLanguage::none) return true;
+  std::string text;
+  if (const TextDocument *doc = document(uri)) { // the editor's text, unsaved edits included
+    for (const std::string &line : doc->lines()) text += line + "\n";
+  } else {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      *error = "cannot read " + path + ": " + strerror(errno);
+      return false;
+    }
+    std::ostringstream s;
+    s << in.rdbuf();
+    text = s.str();
+  }
+  auto entry = [&](const FoundTest &t) {
+    TestEntry e;
+    e.kind = entry_kind(t.kind);
+    e.name = entry_name(t);
+    e.range = {{t.range.start.line, t.range.start.character},
+               {t.range.end.line, t.range.end.character}};
+    e.selection_range = {{t.selection.start.line, t.selection.start.character},
+                         {t.selection.end.line, t.selection.end.character}};
+    e.run = run_params_for(t, path);
+    return e;
+  };
+  for (const FoundTest &t : find_tests(lang, text)) result->tests.push_back(entry(t));
+  for (const FoundTest &t : find_mains(lang, text)) result->mains.push_back(entry(t));
+  for (const FoundTest &t : find_test_classes(lang, text)) result->classes.push_back(entry(t));
+  return true;
+}
+
+void LspServer::on_tests_in_file(const json &params, Reply reply) {
+  std::string uri, error;
+  std::string err = parse_tests_in_file_params(params, &uri);
+  if (!err.empty()) return reply.error(kInvalidParams, err);
+  TestsInFileResult result;
+  if (!tests_in_file(uri, &result, &error)) return reply.error(kRequestFailed, error);
+  reply(to_json(result));
+}
+
+} // namespace hotlines

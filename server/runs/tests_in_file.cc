@@ -1,0 +1,348 @@
+// Tests in a file (see tests_in_file.h).
+#include "server/runs/tests_in_file.h"
+
+#include <algorithm>
+
+namespace hotlines {
+
+namespace {
+
+struct Token {
+  enum class Kind { ident, symbol } kind;
+  std::string_view text;
+  size_t begin, end; // byte offsets
+};
+
+bool ident_start(unsigned char c) {
+  return isalpha(c) || c == '_' || c == '$' || c >= 0x80;
+}
+bool ident_char(unsigned char c) {
+  return isalnum(c) || c == '_' || c == '$' || c >= 0x80;
+}
+
+// Identifiers, one-character symbols and Java's "..." (varargs); comments, strings,
+// characters and numbers skipped.
+std::vector<Token> tokenize(std::string_view s, TestLanguage lang) {
+  std::vector<Token> out;
+  size_t i = 0, n = s.size();
+  auto skip_quoted = [&](char q) {
+    for (i++; i < n && s[i] != q && s[i] != '\n'; i++)
+      if (s[i] == '\\') i++;
+    i++;
+  };
+  while (i < n) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (isspace(c)) {
+      i++;
+    } else if (s.compare(i, 2, "//") == 0) {
+      while (i < n && s[i] != '\n') i++;
+    } else if (s.compare(i, 2, "/*") == 0) {
+      size_t e = s.find("*/", i + 2);
+      i = e == std::string_view::npos ? n : e + 2;
+    } else if (lang == TestLanguage::java && s.compare(i, 3, "\"\"\"") == 0) {
+      size_t e = s.find("\"\"\"", i + 3);
+      while (e != std::string_view::npos && s[e - 1] == '\\') e = s.find("\"\"\"", e + 1);
+      i = e == std::string_view::npos ? n : e + 3;
+    } else if (c == '"' || c == '\'') {
+      skip_quoted(static_cast<char>(c));
+    } else if (lang == TestLanguage::go && c == '`') {
+      size_t e = s.find('`', i + 1);
+      i = e == std::string_view::npos ? n : e + 1;
+    } else if (isdigit(c)) {
+      while (i < n && (ident_char(static_cast<unsigned char>(s[i])) || s[i] == '.')) i++;
+    } else if (lang == TestLanguage::java && s.compare(i, 3, "...") == 0) {
+      out.push_back({Token::Kind::symbol, s.substr(i, 3), i, i + 3});
+      i += 3;
+    } else if (ident_start(c)) {
+      size_t b = i;
+      while (i < n && ident_char(static_cast<unsigned char>(s[i]))) i++;
+      out.push_back({Token::Kind::ident, s.substr(b, i - b), b, i});
+    } else {
+      out.push_back({Token::Kind::symbol, s.substr(i, 1), i, i + 1});
+      i++;
+    }
+  }
+  return out;
+}
+
+// Byte offsets -> LSP positions.
+class Positions {
+public:
+  explicit Positions(std::string_view s) : s_(s) {
+    starts_.push_back(0);
+    for (size_t i = 0; i < s.size(); i++)
+      if (s[i] == '\n') starts_.push_back(i + 1);
+  }
+  SourcePos at(size_t offset) const {
+    size_t line = std::upper_bound(starts_.begin(), starts_.end(), offset) - starts_.begin() - 1;
+    int64_t col = 0;
+    for (size_t i = starts_[line]; i < offset && i < s_.size(); i++) {
+      unsigned char c = static_cast<unsigned char>(s_[i]);
+      if ((c & 0xC0) != 0x80) col += c >= 0xF0 ? 2 : 1; // 4-byte sequences are surrogate pairs
+    }
+    return {static_cast<int64_t>(line), col};
+  }
+  SourceRange range(size_t begin, size_t end) const { return {at(begin), at(end)}; }
+
+private:
+  std::string_view s_;
+  std::vector<size_t> starts_;
+};
+
+bool is(const Token &t, std::string_view text) {
+  return t.text == text;
+}
+
+// Index of the token closing the bracket opened at `open` (or tokens.size()).
+size_t matching(const std::vector<Token> &t, size_t open) {
+  std::string_view o = t[open].text, c = o == "(" ? ")" : o == "{" ? "}" : "]";
+  int depth = 0;
+  for (size_t i = open; i < t.size(); i++) {
+    if (t[i].kind != Token::Kind::symbol) continue;
+    if (t[i].text == o) depth++;
+    if (t[i].text == c && --depth == 0) return i;
+  }
+  return t.size();
+}
+
+bool is_test_annotation(std::string_view name) {
+  return name == "Test" || name == "ParameterizedTest" || name == "RepeatedTest";
+}
+
+// The last token of the annotation at t[i]: "@" Name(.Name)* [( … )].
+size_t annotation_end(const std::vector<Token> &t, size_t i) {
+  size_t j = i + 1;
+  while (j + 2 < t.size() && is(t[j + 1], ".") && t[j + 2].kind == Token::Kind::ident) j += 2;
+  if (j + 1 < t.size() && is(t[j + 1], "(")) j = matching(t, j + 1);
+  return j;
+}
+
+// Whether the method named at t[name], declared from t[first] and with its parameters up to
+// the ")" at t[close], is `public static void main(String[] args)`: modifiers public, static
+// (final, synchronized, strictfp and annotations allowed), one parameter `String[] a`,
+// `String... a` or `String a[]` (`java.lang.String`, `final` and annotations allowed).
+bool is_java_main(const std::vector<Token> &t, size_t first, size_t name, size_t close) {
+  if (!is(t[name], "main") || name == 0 || !is(t[name - 1], "void")) return false;
+  bool is_public = false, is_static = false;
+  for (size_t i = first; i + 1 < name; i++) {
+    if (is(t[i], "@")) {
+      i = annotation_end(t, i);
+      continue;
+    }
+    if (is(t[i], "public"))
+      is_public = true;
+    else if (is(t[i], "static"))
+      is_static = true;
+    else if (!is(t[i], "final") && !is(t[i], "synchronized") && !is(t[i], "strictfp"))
+      return false; // a type parameter, another modifier, not a method declaration
+  }
+  if (!is_public || !is_static) return false;
+  size_t i = name + 2;
+  while (i < close && (is(t[i], "final") || is(t[i], "@")))
+    i = is(t[i], "final") ? i + 1 : annotation_end(t, i) + 1;
+  if (i + 4 < close && is(t[i], "java") && is(t[i + 1], ".") && is(t[i + 2], "lang") &&
+      is(t[i + 3], "."))
+    i += 4;
+  if (i >= close || !is(t[i], "String")) return false;
+  i++;
+  auto ident = [&](size_t k) { return k < close && t[k].kind == Token::Kind::ident; };
+  if (close == i + 3 && is(t[i], "[") && is(t[i + 1], "]") && ident(i + 2)) return true;
+  if (close == i + 2 && is(t[i], "...") && ident(i + 1)) return true;
+  return close == i + 3 && ident(i) && is(t[i + 1], "[") && is(t[i + 2], "]");
+}
+
+// JUnit tests (want junit) or main methods (want java_main) of a Java file.
+std::vector<FoundTest> java_methods(std::string_view text, FoundTest::Kind want) {
+  std::vector<Token> t = tokenize(text, TestLanguage::java);
+  Positions pos(text);
+  std::vector<FoundTest> tests;
+  std::string package;
+  struct Class {
+    std::string name;
+    int depth;  // brace depth of its body
+    bool named; // top-level or a member of a named class: the JVM knows it as Outer$Inner
+    size_t begin = 0, name_token = 0; // its declaration's first character, its name
+    int tests = 0;                    // JUnit tests it declares itself
+  };
+  std::vector<Class> classes;
+  std::string pending_class;
+  size_t pending_begin = 0, pending_name = 0;
+  auto class_name = [&] {
+    std::string cls;
+    for (const Class &c : classes) cls += (cls.empty() ? "" : "$") + c.name;
+    return package.empty() ? cls : package + "." + cls;
+  };
+  int depth = 0;
+  size_t member_start = SIZE_MAX; // first annotation of the next member
+  bool test_annotated = false;    // one of them marks a test
+  size_t decl_start = 0;          // first token after the last '{', '}' or ';'
+  for (size_t i = 0; i < t.size(); i++) {
+    const Token &k = t[i];
+    if (k.kind == Token::Kind::ident) {
+      if (is(k, "package") && depth == 0 && classes.empty()) {
+        package.clear();
+        for (i++; i < t.size() && !is(t[i], ";"); i++) package += t[i].text;
+        continue;
+      }
+      bool member_of_dot = i > 0 && is(t[i - 1], ".");
+      if ((is(k, "class") || is(k, "interface") || is(k, "enum") || is(k, "record")) &&
+          !member_of_dot && !(i > 0 && is(t[i - 1], "@")) && i + 1 < t.size() &&
+          t[i + 1].kind == Token::Kind::ident) {
+        pending_class = std::string(t[i + 1].text);
+        pending_begin = member_start != SIZE_MAX ? member_start : t[decl_start].begin;
+        pending_name = i + 1;
+        i++;
+        continue;
+      }
+      // A method name: an identifier followed by '(' directly in a class body.
+      if (i + 1 < t.size() && is(t[i + 1], "(") && !classes.empty() &&
+          depth == classes.back().depth) {
+        bool wanted = want == FoundTest::Kind::java_main
+                          ? classes.back().named && is(k, "main") &&
+                                is_java_main(t, decl_start, i, matching(t, i + 1))
+                          : test_annotated;
+        if (!wanted) {
+          member_start = SIZE_MAX;
+          continue;
+        }
+        classes.back().tests++;
+        FoundTest f;
+        f.kind = want;
+        f.class_name = class_name();
+        f.name = std::string(k.text);
+        f.selection = pos.range(k.begin, k.end);
+        size_t close = matching(t, i + 1), end = close;
+        while (end < t.size() && !is(t[end], "{") && !is(t[end], ";")) end++;
+        if (end < t.size() && is(t[end], "{")) end = matching(t, end);
+        size_t end_offset = end < t.size() ? t[end].end : text.size();
+        size_t start = want == FoundTest::Kind::junit ? member_start : t[decl_start].begin;
+        f.range = pos.range(start, end_offset);
+        if (want != FoundTest::Kind::junit_class) tests.push_back(std::move(f));
+        member_start = SIZE_MAX;
+        test_annotated = false;
+        i = end < t.size() ? end : t.size();
+        decl_start = i + 1;
+        continue;
+      }
+      continue;
+    }
+    if (is(k, "@") && i + 1 < t.size() && t[i + 1].kind == Token::Kind::ident &&
+        !is(t[i + 1], "interface")) {
+      size_t j = i + 1;
+      while (j + 2 < t.size() && is(t[j + 1], ".") && t[j + 2].kind == Token::Kind::ident) j += 2;
+      if (member_start == SIZE_MAX) member_start = k.begin;
+      if (is_test_annotation(t[j].text)) test_annotated = true;
+      if (j + 1 < t.size() && is(t[j + 1], "(")) j = matching(t, j + 1);
+      i = j;
+      continue;
+    }
+    if (is(k, "{") || is(k, "}") || is(k, ";")) { // a class body, a field, a statement
+      member_start = SIZE_MAX;
+      test_annotated = false;
+      decl_start = i + 1;
+    }
+    if (is(k, "{")) {
+      depth++;
+      if (!pending_class.empty()) {
+        bool named = classes.empty() ? depth == 1
+                                     : classes.back().named && depth == classes.back().depth + 1;
+        classes.push_back({pending_class, depth, named, pending_begin, pending_name});
+        pending_class.clear();
+      }
+    } else if (is(k, "}")) {
+      if (!classes.empty() && classes.back().depth == depth) {
+        const Class &c = classes.back();
+        if (want == FoundTest::Kind::junit_class && c.named && c.tests > 0) {
+          FoundTest f;
+          f.kind = want;
+          f.class_name = class_name();
+          f.name = c.name;
+          f.selection = pos.range(t[c.name_token].begin, t[c.name_token].end);
+          f.range = pos.range(c.begin, k.end);
+          tests.push_back(std::move(f));
+        }
+        classes.pop_back();
+      }
+      depth--;
+    }
+  }
+  // Classes end after their members: back to the order of their declarations.
+  std::stable_sort(tests.begin(), tests.end(), [](const FoundTest &a, const FoundTest &b) {
+    const SourcePos &x = a.range.start, &y = b.range.start;
+    return x.line != y.line ? x.line < y.line : x.character < y.character;
+  });
+  return tests;
+}
+
+bool go_test_name(std::string_view name, std::string_view prefix) {
+  if (name.substr(0, prefix.size()) != prefix) return false;
+  return name.size() == prefix.size() || !islower(static_cast<unsigned char>(name[prefix.size()]));
+}
+
+std::vector<FoundTest> go_tests(std::string_view text) {
+  std::vector<Token> t = tokenize(text, TestLanguage::go);
+  Positions pos(text);
+  std::vector<FoundTest> tests;
+  int depth = 0;
+  for (size_t i = 0; i < t.size(); i++) {
+    if (is(t[i], "{")) depth++;
+    if (is(t[i], "}")) depth--;
+    if (depth != 0 || !is(t[i], "func") || i + 2 >= t.size()) continue;
+    const Token &name = t[i + 1];
+    if (name.kind != Token::Kind::ident || !is(t[i + 2], "(")) continue; // methods, literals
+    bool test = go_test_name(name.text, "Test"), bench = go_test_name(name.text, "Benchmark");
+    if (!test && !bench) continue;
+    // (name *pkg.T) with T for tests and B for benchmarks.
+    size_t close = matching(t, i + 2);
+    if (close >= t.size() || close < i + 6) continue;
+    if (!is(t[close - 1], test ? "T" : "B") || !is(t[close - 2], ".") || !is(t[close - 4], "*"))
+      continue;
+    size_t body = close + 1;
+    if (body >= t.size() || !is(t[body], "{")) continue;
+    size_t end = matching(t, body);
+    FoundTest f;
+    f.kind = test ? FoundTest::Kind::go_test : FoundTest::Kind::go_benchmark;
+    f.name = std::string(name.text);
+    f.selection = pos.range(name.begin, name.end);
+    f.range = pos.range(t[i].begin, end < t.size() ? t[end].end : text.size());
+    tests.push_back(std::move(f));
+    i = end < t.size() ? end : t.size();
+  }
+  return tests;
+}
+
+} // namespace
+
+TestLanguage test_language(std::string_view file_name) {
+  auto ends_with = [&](std::string_view suffix) {
+    return file_name.size() >= suffix.size() &&
+           file_name.substr(file_name.size() - suffix.size()) == suffix;
+  };
+  if (ends_with(".java")) return TestLanguage::java;
+  if (ends_with("_test.go")) return TestLanguage::go;
+  return TestLanguage::none;
+}
+
+std::vector<FoundTest> find_tests(TestLanguage language, std::string_view text) {
+  switch (language) {
+  case TestLanguage::java:
+    return java_methods(text, FoundTest::Kind::junit);
+  case TestLanguage::go:
+    return go_tests(text);
+  case TestLanguage::none:
+    break;
+  }
+  return {};
+}
+
+std::vector<FoundTest> find_mains(TestLanguage language, std::string_view text) {
+  if (language != TestLanguage::java) return {};
+  return java_methods(text, FoundTest::Kind::java_main);
+}
+
+std::vector<FoundTest> find_test_classes(TestLanguage language, std::string_view text) {
+  if (language != TestLanguage::java) return {};
+  return java_methods(text, FoundTest::Kind::junit_class);
+}
+
+} // namespace hotlines

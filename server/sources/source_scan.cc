@@ -1,0 +1,332 @@
+// The line scanner behind source resolution's package and declaration lookups (see
+// source_scan.h). Heuristic by design: it looks at one line at a time, skips comments, and
+// accepts the shapes declarations take in the JVM languages and Go. Pure; thread-safe.
+#include "server/sources/source_scan.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <fstream>
+#include <sstream>
+
+namespace hotlines {
+
+namespace {
+
+bool ident_char(char c) {
+  return isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' ||
+         static_cast<unsigned char>(c) >= 0x80;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// The identifier starting at `i` (skipping spaces first); advances `i` past it.
+std::string_view next_ident(std::string_view s, size_t *i) {
+  while (*i < s.size() && isspace(static_cast<unsigned char>(s[*i]))) ++*i;
+  if (*i < s.size() && s[*i] == '`') { // Kotlin `names with spaces`
+    size_t end = s.find('`', *i + 1);
+    if (end == std::string_view::npos) return {};
+    std::string_view name = s.substr(*i + 1, end - *i - 1);
+    *i = end + 1;
+    return name;
+  }
+  size_t b = *i;
+  while (*i < s.size() && ident_char(s[*i])) ++*i;
+  return s.substr(b, *i - b);
+}
+
+// Finds `word` as a whole token in `line`; returns the index after it, or npos.
+size_t find_token(std::string_view line, std::string_view word) {
+  for (size_t at = line.find(word); at != std::string_view::npos; at = line.find(word, at + 1)) {
+    bool left = at == 0 || !ident_char(line[at - 1]);
+    bool right = at + word.size() >= line.size() || !ident_char(line[at + word.size()]);
+    if (left && right) return at + word.size();
+  }
+  return std::string_view::npos;
+}
+
+void add(std::unordered_map<std::string, std::vector<int32_t>> *m, std::string_view name,
+         int32_t line) {
+  if (!name.empty()) (*m)[std::string(name)].push_back(line);
+}
+
+constexpr std::array<std::string_view, 6> kTypeWords = {"class",  "interface", "enum",
+                                                        "object", "trait",     "record"};
+
+// Java/Groovy method or constructor declaration: `<modifiers/type> name(` with a type or
+// modifier token right before the name, and nothing before it that makes it an expression.
+std::string_view java_declared_name(std::string_view line) {
+  static constexpr std::array<std::string_view, 16> kNotDecl = {
+      "if",    "for",  "while", "switch", "catch", "synchronized", "return", "new",
+      "throw", "else", "case",  "super",  "this",  "try",          "assert", "yield"};
+  for (size_t i = 0; i < line.size(); i++) {
+    if (!ident_char(line[i]) || (i > 0 && ident_char(line[i - 1]))) continue;
+    size_t e = i;
+    while (e < line.size() && ident_char(line[e])) e++;
+    size_t p = e;
+    while (p < line.size() && line[p] == ' ') p++;
+    if (p >= line.size() || line[p] != '(') {
+      i = e;
+      continue;
+    }
+    std::string_view name = line.substr(i, e - i);
+    std::string_view before = trim(line.substr(0, i));
+    if (before.empty() || isdigit(static_cast<unsigned char>(name[0]))) return {};
+    char prev = before.back();
+    if (!(ident_char(prev) || prev == '>' || prev == ']')) return {};
+    if (before.find_first_of("=(.;") != std::string_view::npos) return {};
+    size_t t = before.size();
+    while (t > 0 && ident_char(before[t - 1])) t--;
+    std::string_view prev_token = before.substr(t);
+    for (std::string_view w : kNotDecl)
+      if (name == w || prev_token == w) return {};
+    return name;
+  }
+  return {};
+}
+
+} // namespace
+
+SourceScan scan_source(std::string_view text, std::string_view ext) {
+  SourceScan scan;
+  const bool go = ext == "go", kotlin = ext == "kt" || ext == "kts", scala = ext == "scala";
+  const bool java = ext == "java" || ext == "groovy";
+  const bool jvm = java || kotlin || scala;
+  bool in_comment = false;
+  int32_t n = 0;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = trim(text.substr(pos, end - pos));
+    pos = end + 1;
+    n++;
+    if (in_comment) {
+      size_t close = line.find("*/");
+      if (close == std::string_view::npos) continue;
+      in_comment = false;
+      line = trim(line.substr(close + 2));
+    }
+    if (line.rfind("/*", 0) == 0) {
+      size_t close = line.find("*/", 2);
+      if (close == std::string_view::npos) {
+        in_comment = true;
+        continue;
+      }
+      line = trim(line.substr(close + 2));
+    }
+    if (line.empty() || line.rfind("//", 0) == 0 || line[0] == '*' || line[0] == '#') continue;
+    if (size_t c = line.find("//"); c != std::string_view::npos) line = trim(line.substr(0, c));
+    if (scan.package.empty() && line.rfind("package ", 0) == 0) {
+      std::string_view rest = trim(line.substr(8));
+      size_t stop = rest.find_first_of("; \t{");
+      scan.package = std::string(rest.substr(0, stop));
+      continue;
+    }
+    if (!jvm && !go) continue;
+    if (go) {
+      if (line.rfind("func", 0) == 0 && line.size() > 4 && (line[4] == ' ' || line[4] == '(')) {
+        size_t i = 4;
+        std::string_view recv;
+        while (i < line.size() && line[i] == ' ') i++;
+        if (i < line.size() && line[i] == '(') { // receiver: (s *spinner) or (spinner)
+          size_t close = line.find(')', i);
+          if (close == std::string_view::npos) continue;
+          std::string_view r = line.substr(i + 1, close - i - 1);
+          size_t last = r.find_last_of(" *");
+          recv = trim(last == std::string_view::npos ? r : r.substr(last + 1));
+          if (size_t g = recv.find('['); g != std::string_view::npos) recv = recv.substr(0, g);
+          i = close + 1;
+        }
+        std::string_view name = next_ident(line, &i);
+        if (name.empty()) continue;
+        // Plain functions under their name, methods under `T.M` and `.M` (so `pkg.Spin`
+        // does not land on a method `(*spinner).Spin`).
+        if (recv.empty()) {
+          add(&scan.functions, name, n);
+        } else {
+          add(&scan.functions, std::string(recv) + "." + std::string(name), n);
+          add(&scan.functions, "." + std::string(name), n);
+        }
+      } else if (line.rfind("type ", 0) == 0) {
+        size_t i = 5;
+        add(&scan.types, next_ident(line, &i), n);
+      }
+      continue;
+    }
+    for (std::string_view w : kTypeWords) {
+      size_t after = find_token(line, w);
+      if (after == std::string_view::npos) continue;
+      size_t i = after;
+      std::string_view name = next_ident(line, &i);
+      if (name.empty() && w == "object" && find_token(line, "companion") != std::string_view::npos)
+        name = "Companion";
+      add(&scan.types, name, n);
+      break;
+    }
+    if (kotlin || scala) {
+      size_t after = find_token(line, kotlin ? "fun" : "def");
+      if (after == std::string_view::npos) continue;
+      size_t i = after;
+      while (i < line.size() && line[i] == ' ') i++;
+      if (i < line.size() && line[i] == '<') { // fun <T> name
+        size_t close = line.find('>', i);
+        if (close == std::string_view::npos) continue;
+        i = close + 1;
+      }
+      std::string_view name = next_ident(line, &i);
+      // Extension functions: fun Receiver.name( / fun List<T>.name(
+      while (i < line.size() && (line[i] == '.' || line[i] == '<' || line[i] == '?')) {
+        if (line[i] == '<') {
+          size_t close = line.find('>', i);
+          if (close == std::string_view::npos) break;
+          i = close + 1;
+          continue;
+        }
+        if (line[i] == '?') {
+          i++;
+          continue;
+        }
+        i++;
+        name = next_ident(line, &i);
+      }
+      add(&scan.functions, name, n);
+      continue;
+    }
+    if (ext == "groovy") {
+      if (size_t after = find_token(line, "def"); after != std::string_view::npos) {
+        size_t i = after;
+        std::string_view name = next_ident(line, &i);
+        if (!name.empty() && i < line.size() && line.find('(', i) != std::string_view::npos) {
+          add(&scan.functions, name, n);
+          continue;
+        }
+      }
+    }
+    add(&scan.functions, java_declared_name(line), n);
+  }
+  return scan;
+}
+
+SourceScan scan_source_file(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return {};
+  std::ostringstream s;
+  s << in.rdbuf();
+  std::string_view base = path;
+  size_t dot = base.rfind('.');
+  std::string_view ext = dot == std::string_view::npos ? std::string_view() : base.substr(dot + 1);
+  return scan_source(s.str(), ext);
+}
+
+namespace {
+
+// First line >= from in a sorted list, else 0.
+int32_t first_at_or_after(const std::vector<int32_t> &lines, int32_t from) {
+  auto it = std::lower_bound(lines.begin(), lines.end(), from);
+  return it == lines.end() ? 0 : *it;
+}
+
+const std::vector<int32_t> *find(const std::unordered_map<std::string, std::vector<int32_t>> &m,
+                                 std::string_view name) {
+  auto it = m.find(std::string(name));
+  return it == m.end() ? nullptr : &it->second;
+}
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return isdigit(c); });
+}
+
+} // namespace
+
+int32_t jvm_method_line(const SourceScan &scan, std::string_view outer,
+                        std::span<const std::string_view> nested, std::string_view method) {
+  int32_t start = 0, enclosing_fn = 0;
+  std::string_view innermost = outer;
+  if (const auto *t = find(scan.types, outer)) start = t->front();
+  for (std::string_view n : nested) {
+    if (n.empty() || all_digits(n)) continue; // anonymous class: stays in the enclosing one
+    if (n == "Lambda") break;                 // $$Lambda: a hidden class
+    if (const auto *t = find(scan.types, n)) {
+      if (int32_t l = first_at_or_after(*t, start)) start = l;
+      innermost = n;
+    } else if (const auto *f = find(scan.functions, n)) {
+      // Kotlin lambdas and local classes: `FooKt$main$1` lives in function main.
+      enclosing_fn = first_at_or_after(*f, start);
+      if (!enclosing_fn) enclosing_fn = f->front();
+      break;
+    }
+  }
+  if (method == "<init>" || method == "<clinit>") {
+    if (method == "<init>")
+      if (const auto *f = find(scan.functions, innermost))
+        if (int32_t l = first_at_or_after(*f, start)) return l;
+    if (const auto *t = find(scan.types, innermost)) return first_at_or_after(*t, start);
+    return enclosing_fn;
+  }
+  std::string_view name = method;
+  if (name.rfind("lambda$", 0) == 0) {
+    name.remove_prefix(7);
+    name = name.substr(0, name.find('$'));
+  } else if (size_t d = name.find('$'); d != std::string_view::npos && d > 0) {
+    name = name.substr(0, d); // main$lambda$0, foo$default, access$foo is kept whole below
+  }
+  if (method.rfind("access$", 0) == 0) name = method.substr(7);
+  if (const auto *f = find(scan.functions, name)) {
+    if (int32_t l = first_at_or_after(*f, start)) return l;
+    if (enclosing_fn == 0) return f->front();
+  }
+  return enclosing_fn;
+}
+
+int32_t go_function_line(const SourceScan &scan, std::string_view symbol) {
+  size_t slash = symbol.rfind('/');
+  std::string_view s = slash == std::string_view::npos ? symbol : symbol.substr(slash + 1);
+  size_t dot = s.find('.');
+  if (dot == std::string_view::npos) return 0;
+  s.remove_prefix(dot + 1);
+  std::vector<std::string_view> parts;
+  size_t i = 0;
+  while (i <= s.size()) {
+    // Split on dots outside parentheses and brackets: `(*T).M`, `F[...].func1`.
+    int depth = 0;
+    size_t j = i;
+    for (; j < s.size(); j++) {
+      if (s[j] == '(' || s[j] == '[') depth++;
+      if (s[j] == ')' || s[j] == ']') depth--;
+      if (s[j] == '.' && depth == 0) break;
+    }
+    parts.push_back(s.substr(i, j - i));
+    i = j + 1;
+  }
+  std::string_view recv, name;
+  for (std::string_view p : parts) {
+    if (p.empty()) continue;
+    if (p.front() == '(') {
+      recv = p.substr(1, p.size() >= 2 ? p.size() - 2 : 0);
+      while (!recv.empty() && recv.front() == '*') recv.remove_prefix(1);
+      continue;
+    }
+    if (size_t g = p.find('['); g != std::string_view::npos) p = p.substr(0, g);
+    if ((p.rfind("func", 0) == 0 && all_digits(p.substr(4))) || all_digits(p)) break;
+    if (name.empty()) {
+      name = p;
+    } else {
+      recv = name; // T.M without a pointer receiver
+      name = p;
+    }
+  }
+  if (name.empty()) return 0;
+  if (!recv.empty())
+    if (const auto *f = find(scan.functions, std::string(recv) + "." + std::string(name)))
+      return f->front();
+  if (const auto *f = find(scan.functions, name)) return f->front();
+  if (const auto *f = find(scan.functions, "." + std::string(name))) return f->front();
+  return 0;
+}
+
+} // namespace hotlines
