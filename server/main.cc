@@ -11,14 +11,15 @@ namespace {
 
 void print_help() {
   printf("hotlines %s — a profile language server\n\n"
-         "usage: hotlines COMMAND [ARGS]\n\n"
-         "  %-44s %s\n",
-         HOTLINES_VERSION, "serve [--max-message-bytes N]",
-         "speak the Language Server Protocol over stdio (editors run this)");
-  for (const hotlines::CliCommand &c : hotlines::cli_commands())
-    printf("  %-44s %s\n", c.usage, c.summary);
+         "usage: hotlines COMMAND [ARGS]   (hotlines COMMAND --help: its arguments and flags)\n\n"
+         "  %-11s %s\n",
+         HOTLINES_VERSION, "serve",
+         "speak the Language Server Protocol over stdio (editors run this); "
+         "[--max-message-bytes N]");
+  for (const hotlines::CliCommand *c : hotlines::cli_commands())
+    printf("  %-11s %s\n", c->name, c->summary);
   printf(
-      "\n  %-44s %s\n  %-44s %s\n\nFormats: JFR (.jfr, .jfr.gz), pprof (.pb.gz, .pprof), collapsed "
+      "\n  %-11s %s\n  %-11s %s\n\nFormats: JFR (.jfr, .jfr.gz), pprof (.pb.gz, .pprof), collapsed "
       "stacks; detected by content. FILE '-' reads stdin.\n",
       "--version", "print the version", "--help", "print this help");
 }
@@ -37,8 +38,9 @@ int main(int argc, char **argv) {
   }
   if (args[0] == "serve")
     return hotlines::serve_main(std::vector<std::string>(args.begin() + 1, args.end()));
-  for (const hotlines::CliCommand &c : hotlines::cli_commands())
-    if (args[0] == c.name) return c.run(std::vector<std::string>(args.begin() + 1, args.end()));
+  for (const hotlines::CliCommand *c : hotlines::cli_commands())
+    if (args[0] == c->name)
+      return hotlines::run_cli_command(*c, std::vector<std::string>(args.begin() + 1, args.end()));
   fprintf(stderr, "hotlines: unknown command '%s' (see hotlines --help)\n", args[0].c_str());
   return hotlines::kExitUsage;
 }

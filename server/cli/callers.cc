@@ -1,6 +1,7 @@
 // `hotlines callers FILE -m PATTERN` (or --line SOURCE:LINE): who calls a method or a line —
 // the inverted tree from it up to the thread roots; `--depth` (default 10), `--min-pct`
 // (default 1).
+#include "server/cli/commands.h"
 #include "server/cli/input.h"
 #include "server/cli/tree_print.h"
 #include "server/engine/units.h"
@@ -14,28 +15,15 @@ const FlagSpec kExtra[] = {
     {"line", 0, true, "callers of the frames on SOURCE:LINE (e.g. org/acme/shop/Pricing.java:15)"},
     {"lines", 0, false, "split nodes by line (function:line)"},
 };
-const CliCommandInfo kInfo{
-    "callers", "callers FILE (-m PATTERN | --line SOURCE:LINE) [--depth N] [--min-pct PCT]",
-    "the callers of a method or line (inverted tree)", 1, 1};
-} // namespace
 
-int cli_callers(const std::vector<std::string> &args) {
-  CliFlags f;
-  if (int rc = cli_begin(kInfo, args, kExtra, &f); rc >= 0) return rc;
+int run(const CliFlags &f) {
   TreeOptions o;
-  o.direction = TreeDirection::callers;
-  o.method = f.method;
-  o.lines = f.has("lines");
-  o.max_depth = f.depth.value_or(10);
-  o.min_pct = f.min_pct.value_or(1);
-  if (f.has("line") && !parse_line_anchor(f.value("line"), &o))
-    return cli_fail(kExitUsage, "--line wants SOURCE:LINE, got '" + f.value("line") + "'", f.json);
+  if (int rc = tree_options(f, TreeDirection::callers, &o)) return rc;
   if (o.method.empty() && o.file.empty())
     return cli_fail(kExitUsage, "callers needs -m PATTERN or --line SOURCE:LINE", f.json);
   CliInput in;
-  if (!in.load(f.files[0], f.json)) return kExitInput;
   std::shared_ptr<const ViewWeights> v;
-  if (int rc = in.view(f, &v)) return rc;
+  if (int rc = in.open(f, &v)) return rc;
   CallTree t = call_tree(*v, o);
   if (!t.anchor_found) {
     if (!o.method.empty()) return cli_no_match(*v, o.method, f.json);
@@ -58,5 +46,16 @@ int cli_callers(const std::vector<std::string> &args) {
   }
   return kExitOk;
 }
+
+} // namespace
+
+const CliCommand kCallersCommand{
+    "callers",
+    "callers FILE (-m PATTERN | --line SOURCE:LINE) [--depth N] [--min-pct PCT]",
+    "the callers of a method or line (inverted tree)",
+    kExtra,
+    1,
+    1,
+    run};
 
 } // namespace hotlines

@@ -2,6 +2,7 @@
 // stacks (`frame;frame;… weight`), optionally with threads, lines and frame kinds, to stdout
 // or -o OUT. `filter` keeps only the samples through the method (like --include).
 #include "formats/collapsed_writer.h"
+#include "server/cli/commands.h"
 #include "server/cli/input.h"
 #include "server/engine/materialize_view.h"
 #include "server/engine/query_hot.h"
@@ -17,21 +18,13 @@ const FlagSpec kExtra[] = {
     {"kinds", 0, false, "frames carry _[j] _[i] _[0] _[1] _[k] kind suffixes"},
     {"output", 'o', true, "write to this file instead of stdout"},
 };
-const CliCommandInfo kCollapse{"collapse",
-                               "collapse FILE [-e EVENT] [--threads] [--lines] [--kinds] [-o OUT]",
-                               "the view as collapsed stacks (FlameGraph, speedscope input)", 1, 1};
-const CliCommandInfo kFilter{"filter", "filter FILE -m PATTERN [--threads] [--lines] [-o OUT]",
-                             "collapsed stacks of the samples through a method", 1, 1};
 
-int write_view(const CliCommandInfo &info, const std::vector<std::string> &args, bool filter) {
-  CliFlags f;
-  if (int rc = cli_begin(info, args, kExtra, &f); rc >= 0) return rc;
+int write_view(const CliFlags &f, bool filter) {
   if (filter && f.method.empty() && f.include.empty())
     return cli_fail(kExitUsage, "filter needs -m PATTERN (or --include PATTERN)", f.json);
   CliInput in;
-  if (!in.load(f.files[0], f.json)) return kExitInput;
   std::shared_ptr<const ViewWeights> v;
-  if (int rc = in.view(f, &v)) return rc;
+  if (int rc = in.open(f, &v)) return rc;
   View view = v->view;
   if (filter && !f.method.empty()) {
     HotOptions any;
@@ -51,7 +44,7 @@ int write_view(const CliCommandInfo &info, const std::vector<std::string> &args,
   std::string text = write_collapsed(*p, o);
   if (f.json) {
     Json j;
-    j["command"] = info.name;
+    j["command"] = filter ? "filter" : "collapse";
     j["view"] = view_json(*v, in.path());
     Json stacks = Json::array();
     size_t pos = 0;
@@ -66,26 +59,33 @@ int write_view(const CliCommandInfo &info, const std::vector<std::string> &args,
     j["stacks"] = stacks;
     text = j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
   }
-  if (f.has("output")) {
-    std::string out = f.value("output");
-    FILE *fp = fopen(out.c_str(), "wb");
-    if (!fp || fwrite(text.data(), 1, text.size(), fp) != text.size()) {
-      if (fp) fclose(fp);
-      return cli_fail(kExitInput, "cannot write " + out, false);
-    }
-    fclose(fp);
-  } else {
-    fwrite(text.data(), 1, text.size(), stdout);
-  }
+  std::string error;
+  if (!write_output(f.has("output") ? f.value("output") : "-", text, &error))
+    return cli_fail(kExitInput, error, false);
   return kExitOk;
+}
+int collapse(const CliFlags &f) {
+  return write_view(f, false);
+}
+int filter(const CliFlags &f) {
+  return write_view(f, true);
 }
 } // namespace
 
-int cli_collapse(const std::vector<std::string> &args) {
-  return write_view(kCollapse, args, false);
-}
-int cli_filter(const std::vector<std::string> &args) {
-  return write_view(kFilter, args, true);
-}
+const CliCommand kCollapseCommand{
+    "collapse",
+    "collapse FILE [-e EVENT] [--threads] [--lines] [--kinds] [-o OUT]",
+    "the view as collapsed stacks (FlameGraph, speedscope input)",
+    kExtra,
+    1,
+    1,
+    collapse};
+const CliCommand kFilterCommand{"filter",
+                                "filter FILE -m PATTERN [--threads] [--lines] [-o OUT]",
+                                "collapsed stacks of the samples through a method",
+                                kExtra,
+                                1,
+                                1,
+                                filter};
 
 } // namespace hotlines

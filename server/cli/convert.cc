@@ -7,7 +7,8 @@
 #include "formats/pprof_sample_types.h"
 #include "formats/pprof_writer.h"
 #include "formats/speedscope_writer.h"
-#include "server/cli/cli.h"
+#include "server/cli/commands.h"
+#include "server/cli/input.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -19,12 +20,13 @@ namespace hotlines {
 
 namespace {
 
-constexpr const char *kUsage =
-    "usage: hotlines convert IN OUT [--event NAME]... [--format pprof|pprof-raw|speedscope] "
-    "[--no-aggregate]\n"
-    "  OUT's extension picks the format: .pb.gz or .pprof (gzipped pprof), .pb (raw pprof),\n"
-    "  .speedscope.json (speedscope).\n"
-    "  IN '-' reads stdin; OUT '-' writes stdout and needs --format.\n";
+const FlagSpec kFlags[] = {
+    {"event", 'e', true,
+     "an event (cpu, alloc) or pprof sample type to write; repeatable (default: all)"},
+    {"format", 0, true, "pprof (gzipped), pprof-raw or speedscope (default: from OUT's extension)"},
+    {"no-aggregate", 0, false,
+     "keep samples with the same stack, thread and labels apart (pprof merges them)"},
+};
 
 bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
@@ -47,46 +49,12 @@ std::string format_of(const std::string &out, std::string *why) {
   return {};
 }
 
-bool write_all(const std::string &path, const std::string &bytes, std::string *error) {
-  FILE *f = path == "-" ? stdout : fopen(path.c_str(), "wb");
-  if (!f) {
-    *error = "cannot write " + path + ": " + strerror(errno);
-    return false;
-  }
-  bool ok = fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-  ok = (path == "-" ? fflush(f) == 0 : fclose(f) == 0) && ok;
-  if (!ok) *error = "cannot write " + path + ": " + strerror(errno);
-  return ok;
-}
-
-} // namespace
-
-int cli_convert(const std::vector<std::string> &args) {
-  std::vector<std::string> files, event_names;
-  std::string format;
-  bool aggregate = true;
-  for (size_t i = 0; i < args.size(); i++) {
-    const std::string &a = args[i];
-    if ((a == "--event" || a == "--format") && i + 1 < args.size()) {
-      (a == "--event" ? event_names.push_back(args[++i]) : void(format = args[++i]));
-    } else if (a.rfind("--event=", 0) == 0) {
-      event_names.push_back(a.substr(8));
-    } else if (a.rfind("--format=", 0) == 0) {
-      format = a.substr(9);
-    } else if (a == "--no-aggregate") {
-      aggregate = false;
-    } else if (a.size() > 1 && a[0] == '-') {
-      fprintf(stderr, "hotlines convert: unknown option '%s'\n%s", a.c_str(), kUsage);
-      return kExitUsage;
-    } else {
-      files.push_back(a);
-    }
-  }
-  if (files.size() != 2) {
-    fprintf(stderr, "%s", kUsage);
-    return kExitUsage;
-  }
-  const std::string &in = files[0], &out = files[1];
+int run(const CliFlags &f) {
+  const std::string &in = f.files[0], &out = f.files[1];
+  std::string format = f.value("format");
+  const bool aggregate = !f.has("no-aggregate");
+  const std::vector<std::string> no_events;
+  const std::vector<std::string> &event_names = f.has("event") ? f.extra().at("event") : no_events;
   if (format.empty()) {
     std::string why;
     if (out == "-")
@@ -142,7 +110,7 @@ int cli_convert(const std::vector<std::string> &args) {
     fprintf(stderr, "hotlines convert: %s\n", error.c_str());
     return kExitInput;
   }
-  if (!write_all(out, bytes, &error)) {
+  if (!write_output(out, bytes, &error)) {
     fprintf(stderr, "hotlines convert: %s\n", error.c_str());
     return kExitInput;
   }
@@ -150,5 +118,18 @@ int cli_convert(const std::vector<std::string> &args) {
     fprintf(stderr, "hotlines convert: warning: %s\n", w.message.c_str());
   return kExitOk;
 }
+
+} // namespace
+
+const CliCommand kConvertCommand{
+    "convert",
+    "convert IN OUT [--event NAME]... [--format pprof|pprof-raw|speedscope] [--no-aggregate]",
+    "write a profile as pprof (.pb.gz, .pprof, .pb) or speedscope (.speedscope.json); '-' is "
+    "stdin or stdout",
+    kFlags,
+    2,
+    2,
+    run,
+    /*own_flags_only=*/true};
 
 } // namespace hotlines

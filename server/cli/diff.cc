@@ -2,6 +2,7 @@
 // function self% (or total% with --total) before and after, the delta in points, and new /
 // gone functions; --file SOURCE diffs the lines of one recorded file instead.
 // Threading: Runs on the CLI's main thread; the views it computes use both cores.
+#include "server/cli/commands.h"
 #include "server/cli/input.h"
 #include "server/cli/text_table.h"
 #include "server/engine/file_keys.h"
@@ -21,10 +22,6 @@ const FlagSpec kExtra[] = {
     {"min-delta", 0, true, "drop rows whose delta is below PCT points"},
     {"total", 0, false, "compare total% instead of self%"},
 };
-const CliCommandInfo kInfo{"diff",
-                           "diff BEFORE AFTER | diff FILE --before FROM..TO --after FROM..TO "
-                           "[--file SOURCE] [--min-delta PCT]",
-                           "what changed between two profiles or two windows of one", 1, 2};
 
 bool split_window(const std::string &w, std::string *from, std::string *to) {
   size_t dots = w.find("..");
@@ -39,11 +36,8 @@ std::string signed_pct(double d) {
   snprintf(buf, sizeof buf, "%+.2f", d);
   return buf;
 }
-} // namespace
 
-int cli_diff(const std::vector<std::string> &args) {
-  CliFlags f;
-  if (int rc = cli_begin(kInfo, args, kExtra, &f); rc >= 0) return rc;
+int run(const CliFlags &f) {
   DiffOptions o;
   o.measure = f.has("total") ? SortBy::total : SortBy::self;
   o.top = f.top.value_or(0);
@@ -136,5 +130,16 @@ int cli_diff(const std::vector<std::string> &args) {
   fputs(text.c_str(), stdout);
   return kExitOk;
 }
+
+} // namespace
+
+const CliCommand kDiffCommand{"diff",
+                              "diff BEFORE AFTER | diff FILE --before FROM..TO --after FROM..TO "
+                              "[--file SOURCE] [--min-delta PCT]",
+                              "what changed between two profiles or two windows of one",
+                              kExtra,
+                              1,
+                              2,
+                              run};
 
 } // namespace hotlines

@@ -1,6 +1,7 @@
 // `hotlines events FILE`: the events a profile holds (cpu, wall, alloc, lock, ...), their
 // sample counts and values with units, and which one is the default.
 // Threading: Runs on the CLI's main thread.
+#include "server/cli/commands.h"
 #include "server/cli/input.h"
 #include "server/cli/text_table.h"
 #include "server/engine/query_events.h"
@@ -11,13 +12,8 @@
 namespace hotlines {
 
 namespace {
-const CliCommandInfo kInfo{"events", "events FILE",
-                           "the profile's events with counts, values and units", 1, 1};
-} // namespace
 
-int cli_events(const std::vector<std::string> &args) {
-  CliFlags f;
-  if (int rc = cli_begin(kInfo, args, {}, &f); rc >= 0) return rc;
+int run(const CliFlags &f) {
   CliInput in;
   if (!in.load(f.files[0], f.json)) return kExitInput;
   Json rows = Json::array();
@@ -56,5 +52,10 @@ int cli_events(const std::vector<std::string> &args) {
   }
   return kExitOk;
 }
+
+} // namespace
+
+const CliCommand kEventsCommand{
+    "events", "events FILE", "the profile's events with counts, values and units", {}, 1, 1, run};
 
 } // namespace hotlines

@@ -1,4 +1,4 @@
-// The shared CLI flag parser (see cli_flags.h).
+// The shared CLI flag parser (see flags.h).
 // Threading: Single-threaded (the CLI's main thread).
 #include "server/cli/flags.h"
 
@@ -34,8 +34,16 @@ const FlagSpec kCommon[] = {
     {"help", 'h', false, "print this help"},
 };
 
-const FlagSpec *find_flag(std::string_view name, bool is_short, std::span<const FlagSpec> extra) {
-  for (std::span<const FlagSpec> table : {std::span<const FlagSpec>(kCommon), extra})
+// What a command without the common flags still takes.
+const FlagSpec kHelpOnly[] = {{"help", 'h', false, "print this help"}};
+
+std::span<const FlagSpec> common_flags(bool common) {
+  return common ? std::span<const FlagSpec>(kCommon) : std::span<const FlagSpec>(kHelpOnly);
+}
+
+const FlagSpec *find_flag(std::string_view name, bool is_short, std::span<const FlagSpec> extra,
+                          bool common) {
+  for (std::span<const FlagSpec> table : {common_flags(common), extra})
     for (const FlagSpec &f : table)
       if (is_short ? (name.size() == 1 && f.short_name == name[0]) : name == f.name) return &f;
   return nullptr;
@@ -44,7 +52,7 @@ const FlagSpec *find_flag(std::string_view name, bool is_short, std::span<const 
 } // namespace
 
 bool CliFlags::parse(const std::vector<std::string> &args, std::span<const FlagSpec> extra,
-                     std::string *error) {
+                     bool common, std::string *error) {
   for (size_t i = 0; i < args.size(); i++) {
     const std::string &a = args[i];
     if (a.size() < 2 || a[0] != '-' || a == "-") {
@@ -65,7 +73,7 @@ bool CliFlags::parse(const std::vector<std::string> &args, std::span<const FlagS
       inline_value = name.substr(1); // -m'Foo'
       name.resize(1);
     }
-    const FlagSpec *spec = find_flag(name, is_short, extra);
+    const FlagSpec *spec = find_flag(name, is_short, extra, common);
     if (!spec) {
       *error = "unknown flag '" + a + "'";
       return false;
@@ -85,6 +93,10 @@ bool CliFlags::parse(const std::vector<std::string> &args, std::span<const FlagS
       return false;
     }
     std::string_view n = spec->name;
+    if (spec >= extra.data() && spec < extra.data() + extra.size()) {
+      extra_[std::string(n)].push_back(value); // the command's own flag
+      continue;
+    }
     auto number = [&](double *out) {
       if (parse_number(value, out)) return true;
       *error = "flag --" + std::string(n) + ": '" + value + "' is not a number";
@@ -137,8 +149,6 @@ bool CliFlags::parse(const std::vector<std::string> &args, std::span<const FlagS
       json = true;
     else if (n == "help")
       help = true;
-    else
-      extra_[std::string(n)].push_back(value);
   }
   return true;
 }
@@ -148,7 +158,7 @@ std::string CliFlags::value(std::string_view name) const {
   return it == extra_.end() || it->second.empty() ? std::string() : it->second.back();
 }
 
-std::string CliFlags::flag_help(std::span<const FlagSpec> extra) {
+std::string CliFlags::flag_help(std::span<const FlagSpec> extra, bool common) {
   std::string out;
   auto add = [&](const FlagSpec &f) {
     std::string left = "  ";
@@ -161,7 +171,7 @@ std::string CliFlags::flag_help(std::span<const FlagSpec> extra) {
     out += left + f.help + "\n";
   };
   for (const FlagSpec &f : extra) add(f);
-  for (const FlagSpec &f : kCommon) add(f);
+  for (const FlagSpec &f : common_flags(common)) add(f);
   return out;
 }
 

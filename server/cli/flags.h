@@ -27,8 +27,9 @@ struct FlagSpec {
 // The parsed command line: the view flags (the ViewSpec it is) and the rest.
 class CliFlags : public ViewSpec {
 public:
-  // Parses args; on failure returns false with *error. `--help` sets help.
-  bool parse(const std::vector<std::string> &args, std::span<const FlagSpec> extra,
+  // Parses args against the command's own flags `extra` and, when `common`, the common ones
+  // (--help always); on failure returns false with *error. `--help` sets help.
+  bool parse(const std::vector<std::string> &args, std::span<const FlagSpec> extra, bool common,
              std::string *error);
 
   std::vector<std::string> files;
@@ -46,7 +47,7 @@ public:
   const std::map<std::string, std::vector<std::string>> &extra() const { return extra_; }
 
   // Usage text of the common flags plus the command's own.
-  static std::string flag_help(std::span<const FlagSpec> extra);
+  static std::string flag_help(std::span<const FlagSpec> extra, bool common = true);
 
 private:
   std::map<std::string, std::vector<std::string>> extra_;

@@ -6,6 +6,7 @@
 // `hotlines resolve`; --baseline adds a diff against another profile.
 // Threading: Runs on the CLI's main thread (the workspace walk included); loading and indexing
 // use both cores.
+#include "server/cli/commands.h"
 #include "server/cli/input.h"
 #include "server/sources/profile_resolution.h"
 #include "server/web/flame_document.h"
@@ -29,10 +30,6 @@ const FlagSpec kExtra[] = {
     {"baseline", 0, true, "a baseline profile for the diff mode"},
     {"buckets", 0, true, "timeline buckets at most (default 200)"},
 };
-const CliCommandInfo kInfo{"flamegraph",
-                           "flamegraph PROFILE -o OUT.html [--event E] [--threads T,...] [--link "
-                           "vscode|file|none] [--root DIR] [--baseline PROFILE]",
-                           "a self-contained HTML flame graph, sandwich and timeline", 1, 1};
 
 bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
@@ -52,23 +49,7 @@ bool contains_script_end(std::string_view s) {
   return false;
 }
 
-bool write_file(const std::string &path, const std::string &bytes, std::string *error) {
-  FILE *f = path == "-" ? stdout : fopen(path.c_str(), "wb");
-  if (!f) {
-    *error = "cannot write " + path + ": " + strerror(errno);
-    return false;
-  }
-  bool ok = fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-  ok = (path == "-" ? fflush(f) == 0 : fclose(f) == 0) && ok;
-  if (!ok) *error = "cannot write " + path + ": " + strerror(errno);
-  return ok;
-}
-
-} // namespace
-
-int cli_flamegraph(const std::vector<std::string> &args) {
-  CliFlags f;
-  if (int rc = cli_begin(kInfo, args, kExtra, &f); rc >= 0) return rc;
+int run(const CliFlags &f) {
   for (auto [set, name] :
        {std::pair{!f.from.empty() || !f.to.empty(), "--from/--to (brush the "
                                                     "timeline instead)"},
@@ -91,19 +72,9 @@ int cli_flamegraph(const std::vector<std::string> &args) {
   o.event = f.event;
   o.measure = f.measure.value_or(Measure::value);
   o.link = link;
-  auto workspace = std::make_shared<WorkspaceIndex>();
-  if (f.has("root"))
-    for (const std::string &root : f.extra().at("root")) workspace->add_root(root);
-  else
-    workspace->add_root(".");
+  std::shared_ptr<WorkspaceIndex> workspace;
   ResolverOptions ro;
-  if (f.has("remap"))
-    for (const std::string &text : f.extra().at("remap")) {
-      PathRemap r;
-      if (!parse_remap(text, &r))
-        return cli_fail(kExitUsage, "--remap wants FROM=TO, got '" + text + "'", f.json);
-      ro.remaps.push_back(r);
-    }
+  if (int rc = cli_workspace(f, &workspace, &ro)) return rc;
   if (f.has("buckets")) {
     int b = atoi(f.value("buckets").c_str());
     if (b < 1 || b > 100000)
@@ -157,11 +128,23 @@ int cli_flamegraph(const std::vector<std::string> &args) {
       return cli_fail(kExitInput, "the embedded web view contains </script>: rebuild it", f.json);
     bytes = web_view_page(o.title, "hotlines-data", json, false);
   }
-  if (!write_file(out, bytes, &error)) return cli_fail(kExitInput, error, f.json);
+  if (!write_output(out, bytes, &error)) return cli_fail(kExitInput, error, f.json);
   if (out != "-")
     fprintf(stderr, "hotlines flamegraph: wrote %s (%zu bytes, data %zu bytes)\n", out.c_str(),
             bytes.size(), json.size());
   return kExitOk;
 }
+
+} // namespace
+
+const CliCommand kFlamegraphCommand{
+    "flamegraph",
+    "flamegraph PROFILE -o OUT.html [--event E] [--threads T,...] [--link "
+    "vscode|file|none] [--root DIR] [--baseline PROFILE]",
+    "a self-contained HTML flame graph, sandwich and timeline",
+    kExtra,
+    1,
+    1,
+    run};
 
 } // namespace hotlines

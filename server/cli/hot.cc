@@ -1,6 +1,7 @@
 // `hotlines hot FILE`: the hottest functions (self and total), or hot lines with --lines;
 // --assert-below PCT turns it into a CI gate (exit 1 when the top self% >= PCT).
 // Threading: Runs on the CLI's main thread; filtered views use both cores.
+#include "server/cli/commands.h"
 #include "server/cli/input.h"
 #include "server/cli/text_table.h"
 #include "server/engine/query_hot.h"
@@ -17,21 +18,11 @@ const FlagSpec kExtra[] = {
     {"total", 0, false, "sort by total instead of self"},
     {"lines", 0, false, "hot lines (function, file, line) instead of functions"},
 };
-const CliCommandInfo kInfo{"hot",
-                           "hot FILE [-e EVENT] [-t THREAD] [--top N] [--total] [--lines] [-m "
-                           "PATTERN] [--assert-below PCT]",
-                           "hottest functions by self (or total) weight; hot lines with --lines", 1,
-                           1};
 
-} // namespace
-
-int cli_hot(const std::vector<std::string> &args) {
-  CliFlags f;
-  if (int rc = cli_begin(kInfo, args, kExtra, &f); rc >= 0) return rc;
+int run(const CliFlags &f) {
   CliInput in;
-  if (!in.load(f.files[0], f.json)) return kExitInput;
   std::shared_ptr<const ViewWeights> v;
-  if (int rc = in.view(f, &v)) return rc;
+  if (int rc = in.open(f, &v)) return rc;
   HotOptions o;
   o.sort = f.has("total") ? SortBy::total : SortBy::self;
   o.top = f.top.value_or(20);
@@ -125,5 +116,16 @@ int cli_hot(const std::vector<std::string> &args) {
   }
   return kExitOk;
 }
+
+} // namespace
+
+const CliCommand kHotCommand{"hot",
+                             "hot FILE [-e EVENT] [-t THREAD] [--top N] [--total] [--lines] [-m "
+                             "PATTERN] [--assert-below PCT]",
+                             "hottest functions by self (or total) weight; hot lines with --lines",
+                             kExtra,
+                             1,
+                             1,
+                             run};
 
 } // namespace hotlines

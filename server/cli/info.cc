@@ -1,5 +1,6 @@
 // `hotlines info FILE`: what a profile holds — format, producer, time span, events with
 // totals and units, thread groups and the hottest functions of the default event, warnings.
+#include "server/cli/commands.h"
 #include "server/cli/input.h"
 #include "server/cli/text_table.h"
 #include "server/engine/query_events.h"
@@ -13,9 +14,6 @@
 namespace hotlines {
 
 namespace {
-const CliCommandInfo kInfo{
-    "info", "info FILE [-e EVENT] [--top N]",
-    "load a profile and print its format, events, threads, hot functions and warnings", 1, 1};
 
 std::string utc(int64_t epoch_ns) {
   if (epoch_ns <= 0) return "";
@@ -26,11 +24,8 @@ std::string utc(int64_t epoch_ns) {
   strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", &tm);
   return buf;
 }
-} // namespace
 
-int cli_info(const std::vector<std::string> &args) {
-  CliFlags f;
-  if (int rc = cli_begin(kInfo, args, {}, &f); rc >= 0) return rc;
+int run(const CliFlags &f) {
   CliInput in;
   if (!in.load(f.files[0], f.json)) return kExitInput;
   const ProfileIndex &idx = in.index();
@@ -140,5 +135,16 @@ int cli_info(const std::vector<std::string> &args) {
     fputs(text.c_str(), stdout);
   return kExitOk;
 }
+
+} // namespace
+
+const CliCommand kInfoCommand{
+    "info",
+    "info FILE [-e EVENT] [--top N]",
+    "load a profile and print its format, events, threads, hot functions and warnings",
+    {},
+    1,
+    1,
+    run};
 
 } // namespace hotlines

@@ -1,4 +1,4 @@
-// Shared CLI plumbing (see cli_input.h).
+// Shared CLI plumbing (see input.h).
 // Threading: Single-threaded (the CLI's main thread); view computation uses both cores.
 #include "server/cli/input.h"
 
@@ -6,32 +6,29 @@
 #include "server/engine/query_hot.h"
 #include "server/engine/units.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 namespace hotlines {
 
-int cli_begin(const CliCommandInfo &info, const std::vector<std::string> &args,
-              std::span<const FlagSpec> extra, CliFlags *flags) {
-  std::string err;
-  if (!flags->parse(args, extra, &err)) {
-    fprintf(stderr, "hotlines %s: %s\nusage: hotlines %s (see hotlines %s --help)\n", info.name,
-            err.c_str(), info.usage, info.name);
-    return kExitUsage;
-  }
-  if (flags->help) {
-    printf("usage: hotlines %s\n%s\n\nflags:\n%s", info.usage, info.summary,
-           CliFlags::flag_help(extra).c_str());
-    return kExitOk;
-  }
-  if (flags->files.size() < info.min_files || flags->files.size() > info.max_files) {
-    std::string want = std::to_string(info.min_files);
-    if (info.max_files != info.min_files) want += " or " + std::to_string(info.max_files);
-    fprintf(stderr, "hotlines %s: expected %s file argument%s, got %zu\nusage: hotlines %s\n",
-            info.name, want.c_str(), info.max_files == 1 ? "" : "s", flags->files.size(),
-            info.usage);
-    return kExitUsage;
-  }
-  return -1;
+int cli_workspace(const CliFlags &f, std::shared_ptr<WorkspaceIndex> *workspace,
+                  ResolverOptions *options) {
+  WorkspaceOptions wo;
+  if (f.has("skip")) wo.skip_dirs = f.extra().at("skip");
+  *workspace = std::make_shared<WorkspaceIndex>(wo);
+  if (f.has("root"))
+    for (const std::string &root : f.extra().at("root")) (*workspace)->add_root(root);
+  else
+    (*workspace)->add_root(".");
+  if (f.has("remap"))
+    for (const std::string &text : f.extra().at("remap")) {
+      PathRemap r;
+      if (!parse_remap(text, &r))
+        return cli_fail(kExitUsage, "--remap wants FROM=TO, got '" + text + "'", f.json);
+      options->remaps.push_back(r);
+    }
+  return kExitOk;
 }
 
 int cli_fail(int code, const std::string &message, bool json, Json extra) {
@@ -56,6 +53,11 @@ bool CliInput::load(const std::string &path, bool json) {
   }
   index_ = ProfileIndex::build(std::shared_ptr<const Profile>(std::move(r.profile)));
   return true;
+}
+
+int CliInput::open(const CliFlags &flags, std::shared_ptr<const ViewWeights> *out) {
+  if (!load(flags.files[0], flags.json)) return kExitInput;
+  return view(flags, out);
 }
 
 int CliInput::view(const CliFlags &flags, std::shared_ptr<const ViewWeights> *out,
@@ -134,6 +136,18 @@ void print_json(const Json &j) {
   std::string s = j.dump(2, ' ', false, Json::error_handler_t::replace);
   fwrite(s.data(), 1, s.size(), stdout);
   fputc('\n', stdout);
+}
+
+bool write_output(const std::string &path, const std::string &bytes, std::string *error) {
+  FILE *f = path == "-" ? stdout : fopen(path.c_str(), "wb");
+  if (!f) {
+    *error = "cannot write " + path + ": " + strerror(errno);
+    return false;
+  }
+  bool ok = fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+  ok = (path == "-" ? fflush(f) == 0 : fclose(f) == 0) && ok;
+  if (!ok) *error = "cannot write " + path + ": " + strerror(errno);
+  return ok;
 }
 
 } // namespace hotlines

@@ -1,5 +1,5 @@
-// CliInput: what every query command does first — parse flags (with --help), load the
-// profile(s), build the index, compute the view — printing errors the same way everywhere
+// CliInput: what every query command does first — load the profile(s), build the index,
+// compute the view — printing errors the same way everywhere
 // and mapping them to exit codes (2 usage, 3 input). Also the shared JSON and text headers
 // that describe a view, and the "no function matches" report with the closest names.
 // Single-threaded (the CLI's main thread); the view computation itself uses both cores.
@@ -9,6 +9,8 @@
 #include "server/cli/flags.h"
 #include "server/engine/profile_index.h"
 #include "server/engine/view_weights.h"
+#include "server/sources/source_resolver.h"
+#include "server/sources/workspace_index.h"
 
 #include <nlohmann/json.hpp>
 
@@ -21,21 +23,13 @@ namespace hotlines {
 
 using Json = nlohmann::ordered_json;
 
-struct CliCommandInfo {
-  const char *name;
-  const char *usage;   // "hot FILE [flags]"
-  const char *summary; // one line
-  size_t min_files, max_files;
-};
-
-// Parses flags for a command. Returns -1 to go on, or an exit code (0 after --help).
-int cli_begin(const CliCommandInfo &info, const std::vector<std::string> &args,
-              std::span<const FlagSpec> extra, CliFlags *flags);
-
 class CliInput {
 public:
   // Loads a profile and indexes it; prints the error and returns false on failure.
   bool load(const std::string &path, bool json);
+  // Loads the flags' first file and computes their view: what most commands do first.
+  // Returns 0, or the exit code after printing the error.
+  int open(const CliFlags &flags, std::shared_ptr<const ViewWeights> *out);
   // Computes the flags' view. Returns 0, or the exit code after printing the error.
   int view(const CliFlags &flags, std::shared_ptr<const ViewWeights> *out,
            const std::string *from = nullptr, const std::string *to = nullptr) const;
@@ -49,6 +43,12 @@ private:
   std::shared_ptr<const ProfileIndex> index_;
 };
 
+// The workspace of the --root flags (default: the current folder; --skip replaces the skipped
+// folder names), not yet built, and the resolver options of the --remap flags. Returns 0, or
+// the usage exit code after printing the error.
+int cli_workspace(const CliFlags &flags, std::shared_ptr<WorkspaceIndex> *workspace,
+                  ResolverOptions *options);
+
 // Prints an error (stderr; with --json also {"error", "exit_code"} on stdout) and returns code.
 int cli_fail(int code, const std::string &message, bool json, Json extra = Json::object());
 
@@ -59,6 +59,9 @@ int cli_no_match(const ViewWeights &view, const std::string &pattern, bool json)
 Json view_json(const ViewWeights &view, const std::string &path);
 // One header line: "event cpu, 1840 samples  thread~worker  (ap-cpu.jfr)".
 std::string view_header(const ViewWeights &view, const std::string &path);
+
+// Writes `bytes` to the file `path` ("-": stdout); false with *error ("cannot write PATH: why").
+bool write_output(const std::string &path, const std::string &bytes, std::string *error);
 
 // Prints JSON (2-space indent) to stdout.
 void print_json(const Json &j);

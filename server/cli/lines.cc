@@ -2,6 +2,7 @@
 // (--file org/acme/shop/Pricing.java), the list of recorded files (--files), or the hottest
 // lines of the whole view.
 // Threading: Runs on the CLI's main thread; filtered views use both cores.
+#include "server/cli/commands.h"
 #include "server/cli/input.h"
 #include "server/cli/text_table.h"
 #include "server/engine/file_keys.h"
@@ -19,9 +20,6 @@ const FlagSpec kExtra[] = {
      "the line table of this recorded file (JVM: package/Outer.java; else its path)"},
     {"files", 0, false, "list the recorded source files with their weight"},
 };
-const CliCommandInfo kInfo{
-    "lines", "lines FILE [-m PATTERN | --file SOURCE | --files] [-e EVENT] [-t THREAD]",
-    "per-line self and total of a method, of a source file, or the hottest lines", 1, 1};
 
 Json line_json(int32_t line, int64_t self, int64_t total, int64_t view_total) {
   return {{"line", line},
@@ -31,15 +29,10 @@ Json line_json(int32_t line, int64_t self, int64_t total, int64_t view_total) {
           {"total_pct", percent(total, view_total)}};
 }
 
-} // namespace
-
-int cli_lines(const std::vector<std::string> &args) {
-  CliFlags f;
-  if (int rc = cli_begin(kInfo, args, kExtra, &f); rc >= 0) return rc;
+int run(const CliFlags &f) {
   CliInput in;
-  if (!in.load(f.files[0], f.json)) return kExitInput;
   std::shared_ptr<const ViewWeights> v;
-  if (int rc = in.view(f, &v)) return rc;
+  if (int rc = in.open(f, &v)) return rc;
   const std::string unit(v->unit());
   const int64_t total = v->total;
   Json j;
@@ -175,5 +168,16 @@ int cli_lines(const std::vector<std::string> &args) {
     fputs(text.c_str(), stdout);
   return kExitOk;
 }
+
+} // namespace
+
+const CliCommand kLinesCommand{
+    "lines",
+    "lines FILE [-m PATTERN | --file SOURCE | --files] [-e EVENT] [-t THREAD]",
+    "per-line self and total of a method, of a source file, or the hottest lines",
+    kExtra,
+    1,
+    1,
+    run};
 
 } // namespace hotlines

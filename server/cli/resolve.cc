@@ -3,6 +3,7 @@
 // unresolved frames, failing path prefixes with a suggested --remap, and ties. --all lists
 // every function with weight and where it resolved.
 // Threading: Runs on the CLI's main thread (the workspace walk and resolution included).
+#include "server/cli/commands.h"
 #include "server/cli/input.h"
 #include "server/cli/text_table.h"
 #include "server/engine/query_hot.h"
@@ -23,12 +24,6 @@ const FlagSpec kExtra[] = {
     {"skip", 0, true, "a folder name not to index (repeatable; replaces the defaults)"},
     {"all", 0, false, "list every function with weight: status, rule, file:line"},
 };
-const CliCommandInfo kInfo{"resolve",
-                           "resolve PROFILE --root DIR [--root DIR ...] [--remap FROM=TO ...] "
-                           "[--skip NAME ...] [-e EVENT] [--top N] [--all]",
-                           "map the profile's frames to source files and report what does not "
-                           "resolve",
-                           1, 1};
 
 std::string location(const Resolution &r) {
   if (r.path.empty()) return std::string(r.recorded);
@@ -37,30 +32,13 @@ std::string location(const Resolution &r) {
   return s;
 }
 
-} // namespace
-
-int cli_resolve(const std::vector<std::string> &args) {
-  CliFlags f;
-  if (int rc = cli_begin(kInfo, args, kExtra, &f); rc >= 0) return rc;
-  WorkspaceOptions wo;
-  if (f.has("skip")) wo.skip_dirs = f.extra().at("skip");
-  auto ws = std::make_shared<WorkspaceIndex>(wo);
-  if (f.has("root"))
-    for (const std::string &root : f.extra().at("root")) ws->add_root(root);
-  else
-    ws->add_root(".");
+int run(const CliFlags &f) {
+  std::shared_ptr<WorkspaceIndex> ws;
   ResolverOptions ro;
-  if (f.has("remap"))
-    for (const std::string &text : f.extra().at("remap")) {
-      PathRemap r;
-      if (!parse_remap(text, &r))
-        return cli_fail(kExitUsage, "--remap wants FROM=TO, got '" + text + "'", f.json);
-      ro.remaps.push_back(r);
-    }
+  if (int rc = cli_workspace(f, &ws, &ro)) return rc;
   CliInput in;
-  if (!in.load(f.files[0], f.json)) return kExitInput;
   std::shared_ptr<const ViewWeights> v;
-  if (int rc = in.view(f, &v)) return rc;
+  if (int rc = in.open(f, &v)) return rc;
   ws->build();
   SourceResolver resolver(ws, ro);
   std::shared_ptr<const ProfileResolution> res =
@@ -175,5 +153,18 @@ int cli_resolve(const std::vector<std::string> &args) {
   fputs(text.c_str(), stdout);
   return kExitOk;
 }
+
+} // namespace
+
+const CliCommand kResolveCommand{
+    "resolve",
+    "resolve PROFILE --root DIR [--root DIR ...] [--remap FROM=TO ...] "
+    "[--skip NAME ...] [-e EVENT] [--top N] [--all]",
+    "map the profile's frames to source files and report what does not "
+    "resolve",
+    kExtra,
+    1,
+    1,
+    run};
 
 } // namespace hotlines

@@ -1,6 +1,7 @@
 // `hotlines threads FILE`: threads by weight; names that differ only in a trailing number
 // are grouped (`pool-1-thread-*`) unless --no-group.
 // Threading: Runs on the CLI's main thread; filtered views use both cores.
+#include "server/cli/commands.h"
 #include "server/cli/input.h"
 #include "server/cli/text_table.h"
 #include "server/engine/query_threads.h"
@@ -14,13 +15,8 @@ namespace {
 const FlagSpec kExtra[] = {
     {"no-group", 0, false, "one row per thread instead of grouping numbered names"},
 };
-const CliCommandInfo kInfo{"threads", "threads FILE [-e EVENT] [--no-group] [--top N]",
-                           "threads (grouped pool-1-thread-* style) by weight", 1, 1};
-} // namespace
 
-int cli_threads(const std::vector<std::string> &args) {
-  CliFlags f;
-  if (int rc = cli_begin(kInfo, args, kExtra, &f); rc >= 0) return rc;
+int run(const CliFlags &f) {
   CliInput in;
   if (!in.load(f.files[0], f.json)) return kExitInput;
   std::shared_ptr<const ViewWeights> v;
@@ -68,5 +64,15 @@ int cli_threads(const std::vector<std::string> &args) {
   }
   return kExitOk;
 }
+
+} // namespace
+
+const CliCommand kThreadsCommand{"threads",
+                                 "threads FILE [-e EVENT] [--no-group] [--top N]",
+                                 "threads (grouped pool-1-thread-* style) by weight",
+                                 kExtra,
+                                 1,
+                                 1,
+                                 run};
 
 } // namespace hotlines

@@ -1,6 +1,7 @@
 // `hotlines timeline FILE`: samples over time in buckets with a bar, each bucket's hottest
 // function and peaks; --compare EVENT puts a second event (cpu vs wall) beside it.
 // Threading: Runs on the CLI's main thread; the timeline pass uses both cores.
+#include "server/cli/commands.h"
 #include "server/cli/input.h"
 #include "server/cli/text_table.h"
 #include "server/engine/query_timeline.h"
@@ -18,14 +19,8 @@ const FlagSpec kExtra[] = {
     {"compare", 0, true, "a second event counted on the same buckets (e.g. wall)"},
     {"no-top-method", 0, false, "do not name each bucket's hottest function"},
 };
-const CliCommandInfo kInfo{
-    "timeline", "timeline FILE [-e EVENT] [--buckets N | --resolution D] [--compare EVENT]",
-    "samples over time: buckets, hottest function per bucket, peaks", 1, 1};
-} // namespace
 
-int cli_timeline(const std::vector<std::string> &args) {
-  CliFlags f;
-  if (int rc = cli_begin(kInfo, args, kExtra, &f); rc >= 0) return rc;
+int run(const CliFlags &f) {
   TimelineOptions o;
   if (f.has("buckets")) {
     char *end = nullptr;
@@ -43,9 +38,8 @@ int cli_timeline(const std::vector<std::string> &args) {
   o.compare_event = f.value("compare");
   o.hot_functions = !f.has("no-top-method");
   CliInput in;
-  if (!in.load(f.files[0], f.json)) return kExitInput;
   std::shared_ptr<const ViewWeights> v;
-  if (int rc = in.view(f, &v)) return rc;
+  if (int rc = in.open(f, &v)) return rc;
   View view;
   std::string err;
   make_view(f, in.index(), &view, &err);
@@ -119,5 +113,16 @@ int cli_timeline(const std::vector<std::string> &args) {
   fputs(text.c_str(), stdout);
   return kExitOk;
 }
+
+} // namespace
+
+const CliCommand kTimelineCommand{
+    "timeline",
+    "timeline FILE [-e EVENT] [--buckets N | --resolution D] [--compare EVENT]",
+    "samples over time: buckets, hottest function per bucket, peaks",
+    kExtra,
+    1,
+    1,
+    run};
 
 } // namespace hotlines

@@ -2,6 +2,7 @@
 // method) follow the heaviest callee down to a leaf.
 // Threading: Runs on the CLI's main thread.
 
+#include "server/cli/commands.h"
 #include "server/cli/input.h"
 #include "server/cli/tree_print.h"
 
@@ -13,17 +14,11 @@ namespace {
 const FlagSpec kExtra[] = {
     {"lines", 0, false, "split nodes by line (function:line)"},
 };
-const CliCommandInfo kInfo{"trace", "trace FILE [-m PATTERN] [--lines]",
-                           "the hottest path from the roots (or a method) to a leaf", 1, 1};
-} // namespace
 
-int cli_trace(const std::vector<std::string> &args) {
-  CliFlags f;
-  if (int rc = cli_begin(kInfo, args, kExtra, &f); rc >= 0) return rc;
+int run(const CliFlags &f) {
   CliInput in;
-  if (!in.load(f.files[0], f.json)) return kExitInput;
   std::shared_ptr<const ViewWeights> v;
-  if (int rc = in.view(f, &v)) return rc;
+  if (int rc = in.open(f, &v)) return rc;
   TreeOptions o;
   o.method = f.method;
   o.lines = f.has("lines");
@@ -40,5 +35,15 @@ int cli_trace(const std::vector<std::string> &args) {
   }
   return kExitOk;
 }
+
+} // namespace
+
+const CliCommand kTraceCommand{"trace",
+                               "trace FILE [-m PATTERN] [--lines]",
+                               "the hottest path from the roots (or a method) to a leaf",
+                               kExtra,
+                               1,
+                               1,
+                               run};
 
 } // namespace hotlines

@@ -2,6 +2,7 @@
 // (--line SOURCE:LINE), down to its callees; `--depth` (default 10) and `--min-pct`
 // (default 1) keep it readable.
 // Threading: Runs on the CLI's main thread; tree emission uses both cores.
+#include "server/cli/commands.h"
 #include "server/cli/input.h"
 #include "server/cli/tree_print.h"
 #include "server/engine/units.h"
@@ -15,26 +16,13 @@ const FlagSpec kExtra[] = {
     {"line", 0, true, "start at the frames on SOURCE:LINE (e.g. org/acme/shop/Pricing.java:15)"},
     {"lines", 0, false, "split nodes by line (function:line)"},
 };
-const CliCommandInfo kInfo{
-    "tree", "tree FILE [-m PATTERN | --line SOURCE:LINE] [--depth N] [--min-pct PCT] [--lines]",
-    "call tree from the roots, or the callees of a method or line", 1, 1};
-} // namespace
 
-int cli_tree(const std::vector<std::string> &args) {
-  CliFlags f;
-  if (int rc = cli_begin(kInfo, args, kExtra, &f); rc >= 0) return rc;
+int run(const CliFlags &f) {
   TreeOptions o;
-  o.direction = TreeDirection::callees;
-  o.method = f.method;
-  o.lines = f.has("lines");
-  o.max_depth = f.depth.value_or(10);
-  o.min_pct = f.min_pct.value_or(1);
-  if (f.has("line") && !parse_line_anchor(f.value("line"), &o))
-    return cli_fail(kExitUsage, "--line wants SOURCE:LINE, got '" + f.value("line") + "'", f.json);
+  if (int rc = tree_options(f, TreeDirection::callees, &o)) return rc;
   CliInput in;
-  if (!in.load(f.files[0], f.json)) return kExitInput;
   std::shared_ptr<const ViewWeights> v;
-  if (int rc = in.view(f, &v)) return rc;
+  if (int rc = in.open(f, &v)) return rc;
   CallTree t = call_tree(*v, o);
   if (t.anchored && !t.anchor_found) {
     if (!o.method.empty()) return cli_no_match(*v, o.method, f.json);
@@ -58,5 +46,16 @@ int cli_tree(const std::vector<std::string> &args) {
   }
   return kExitOk;
 }
+
+} // namespace
+
+const CliCommand kTreeCommand{
+    "tree",
+    "tree FILE [-m PATTERN | --line SOURCE:LINE] [--depth N] [--min-pct PCT] [--lines]",
+    "call tree from the roots, or the callees of a method or line",
+    kExtra,
+    1,
+    1,
+    run};
 
 } // namespace hotlines

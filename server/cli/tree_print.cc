@@ -59,4 +59,15 @@ bool parse_line_anchor(const std::string &text, TreeOptions *o) {
   return true;
 }
 
+int tree_options(const CliFlags &f, TreeDirection direction, TreeOptions *o) {
+  o->direction = direction;
+  o->method = f.method;
+  o->lines = f.has("lines");
+  o->max_depth = f.depth.value_or(10);
+  o->min_pct = f.min_pct.value_or(1);
+  if (f.has("line") && !parse_line_anchor(f.value("line"), o))
+    return cli_fail(kExitUsage, "--line wants SOURCE:LINE, got '" + f.value("line") + "'", f.json);
+  return kExitOk;
+}
+
 } // namespace hotlines

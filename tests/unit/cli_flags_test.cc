@@ -80,7 +80,7 @@ TEST(CliFlags, ParsesCommonAndCommandFlags) {
                        "7",
                        "--lines",
                        "b.jfr"},
-                      extra, &err))
+                      extra, true, &err))
       << err;
   EXPECT_EQ(f.files, (std::vector<std::string>{"a.jfr", "b.jfr"}));
   EXPECT_EQ(f.event, "wall");
@@ -116,16 +116,16 @@ TEST(CliFlags, ParsesCommonAndCommandFlags) {
 TEST(CliFlags, Errors) {
   CliFlags f;
   std::string err;
-  EXPECT_FALSE(f.parse({"--nope"}, {}, &err));
+  EXPECT_FALSE(f.parse({"--nope"}, {}, true, &err));
   EXPECT_EQ(err, "unknown flag '--nope'");
-  EXPECT_FALSE(CliFlags().parse({"--top"}, {}, &err));
+  EXPECT_FALSE(CliFlags().parse({"--top"}, {}, true, &err));
   EXPECT_EQ(err, "flag --top needs a value");
-  EXPECT_FALSE(CliFlags().parse({"--top", "-3"}, {}, &err));
-  EXPECT_FALSE(CliFlags().parse({"--min-pct", "x"}, {}, &err));
-  EXPECT_FALSE(CliFlags().parse({"--json=yes"}, {}, &err));
+  EXPECT_FALSE(CliFlags().parse({"--top", "-3"}, {}, true, &err));
+  EXPECT_FALSE(CliFlags().parse({"--min-pct", "x"}, {}, true, &err));
+  EXPECT_FALSE(CliFlags().parse({"--json=yes"}, {}, true, &err));
   EXPECT_EQ(err, "flag --json takes no value");
   CliFlags stdin_file;
-  EXPECT_TRUE(stdin_file.parse({"-", "--", "-odd-name"}, {}, &err));
+  EXPECT_TRUE(stdin_file.parse({"-", "--", "-odd-name"}, {}, true, &err));
   EXPECT_EQ(stdin_file.files, (std::vector<std::string>{"-", "-odd-name"}));
 }
 
