@@ -1,4 +1,4 @@
-// Tree output for the CLI (see cli_tree_print.h).
+// Tree output for the CLI (see tree_print.h).
 // Threading: Single-threaded (the CLI's main thread).
 #include "server/cli/tree_print.h"
 
