@@ -29,143 +29,176 @@ Json line_json(int32_t line, int64_t self, int64_t total, int64_t view_total) {
           {"total_pct", percent(total, view_total)}};
 }
 
-int run(const CliFlags &f) {
-  CliInput in;
-  std::shared_ptr<const ViewWeights> v;
-  if (int rc = in.open(f, &v)) return rc;
-  const std::string unit(v->unit());
-  const int64_t total = v->total;
+// What `lines` prints: the JSON object and the text, filled by one of the modes below.
+struct Output {
   Json j;
-  j["command"] = "lines";
-  j["view"] = view_json(*v, in.path());
-  std::string text = view_header(*v, in.path());
-  auto weights = [&](TextTable &t, std::string first, int64_t self, int64_t tot) {
-    t.add({std::move(first), format_weight(self, unit), format_pct(percent(self, total)),
-           format_weight(tot, unit), format_pct(percent(tot, total))});
-  };
+  std::string text;
+};
 
-  if (f.has("files")) {
-    Json files = Json::array();
-    TextTable t({{"total", TextTable::right},
-                 {"total%", TextTable::right},
-                 {"self", TextTable::right},
-                 {"self%", TextTable::right},
-                 {"file", TextTable::left}});
-    for (const RecordedFile &rf : recorded_files(*v)) {
-      files.push_back({{"file", rf.file},
-                       {"self", rf.self},
-                       {"self_pct", percent(rf.self, total)},
-                       {"total", rf.total},
-                       {"total_pct", percent(rf.total, total)}});
-      t.add({format_weight(rf.total, unit), format_pct(percent(rf.total, total)),
-             format_weight(rf.self, unit), format_pct(percent(rf.self, total)),
-             std::string(rf.file)});
+// The self, self%, total and total% cells of a text row, after its first cell.
+void add_weights(TextTable &t, const ViewWeights &v, std::string first, int64_t self,
+                 int64_t total) {
+  const std::string unit(v.unit());
+  t.add({std::move(first), format_weight(self, unit), format_pct(percent(self, v.total)),
+         format_weight(total, unit), format_pct(percent(total, v.total))});
+}
+
+// --files: the recorded source files by weight.
+void recorded_files_table(const ViewWeights &v, Output *out) {
+  const std::string unit(v.unit());
+  const int64_t total = v.total;
+  Json &j = out->j;
+  std::string &text = out->text;
+  Json files = Json::array();
+  TextTable t({{"total", TextTable::right},
+               {"total%", TextTable::right},
+               {"self", TextTable::right},
+               {"self%", TextTable::right},
+               {"file", TextTable::left}});
+  for (const RecordedFile &rf : recorded_files(v)) {
+    files.push_back({{"file", rf.file},
+                     {"self", rf.self},
+                     {"self_pct", percent(rf.self, total)},
+                     {"total", rf.total},
+                     {"total_pct", percent(rf.total, total)}});
+    t.add({format_weight(rf.total, unit), format_pct(percent(rf.total, total)),
+           format_weight(rf.self, unit), format_pct(percent(rf.self, total)),
+           std::string(rf.file)});
+  }
+  j["files"] = files;
+  text += t.render();
+}
+
+// --file NAME: one recorded file's line table. Returns 0 or the input exit code.
+int file_table(const CliFlags &f, const ViewWeights &v, Output *out) {
+  const std::string unit(v.unit());
+  const int64_t total = v.total;
+  Json &j = out->j;
+  std::string &text = out->text;
+  std::string file = f.value("file");
+  std::vector<std::string> named = recorded_keys_named(v.lines(), file);
+  FileLines fl = file_lines(v, named.size() == 1 ? named[0] : file);
+  if (!fl.found) {
+    std::string msg = named.size() > 1
+                          ? "'" + file + "' names several recorded files; give more of the path"
+                          : "no recorded file '" + file + "' in the profile";
+    std::vector<std::string> names = named;
+    for (const RecordedFile &rf : recorded_files(v)) {
+      std::string_view name = rf.file;
+      std::string_view base = name.substr(name.find_last_of('/') + 1);
+      if (names.size() < 10 && named.size() <= 1 &&
+          (name.find(file) != std::string_view::npos || file.find(base) != std::string::npos ||
+           names.size() < 5))
+        names.emplace_back(name);
     }
-    j["files"] = files;
-    text += t.render();
-  } else if (f.has("file")) {
-    std::string file = f.value("file");
-    std::vector<std::string> named = recorded_keys_named(v->lines(), file);
-    FileLines fl = file_lines(*v, named.size() == 1 ? named[0] : file);
-    if (!fl.found) {
-      std::string msg = named.size() > 1
-                            ? "'" + file + "' names several recorded files; give more of the path"
-                            : "no recorded file '" + file + "' in the profile";
-      std::vector<std::string> names = named;
-      for (const RecordedFile &rf : recorded_files(*v)) {
-        std::string_view name = rf.file;
-        std::string_view base = name.substr(name.find_last_of('/') + 1);
-        if (names.size() < 10 && named.size() <= 1 &&
-            (name.find(file) != std::string_view::npos || file.find(base) != std::string::npos ||
-             names.size() < 5))
-          names.emplace_back(name);
-      }
-      if (!names.empty()) msg += "; recorded files include:";
-      for (const std::string &n : names) msg += "\n  " + n;
-      Json extra;
-      extra["files"] = names;
-      return cli_fail(kExitInput, msg, f.json, extra);
-    }
-    j["file"] = fl.file;
-    j["self"] = fl.self;
-    j["total"] = fl.total;
-    Json lines = Json::array();
-    TextTable t({{"line", TextTable::right},
+    if (!names.empty()) msg += "; recorded files include:";
+    for (const std::string &n : names) msg += "\n  " + n;
+    Json extra;
+    extra["files"] = names;
+    return cli_fail(kExitInput, msg, f.json, extra);
+  }
+  j["file"] = fl.file;
+  j["self"] = fl.self;
+  j["total"] = fl.total;
+  Json lines = Json::array();
+  TextTable t({{"line", TextTable::right},
+               {"self", TextTable::right},
+               {"self%", TextTable::right},
+               {"total", TextTable::right},
+               {"total%", TextTable::right}});
+  for (const FileLine &l : fl.lines) {
+    lines.push_back(line_json(l.line, l.self, l.total, total));
+    add_weights(t, v, std::to_string(l.line), l.self, l.total);
+  }
+  j["lines"] = lines;
+  text += std::string(fl.file) + "  self " + format_weight(fl.self, unit) + " (" +
+          format_pct(percent(fl.self, total)) + ")  total " + format_weight(fl.total, unit) + " (" +
+          format_pct(percent(fl.total, total)) + ")\n" + t.render();
+  return kExitOk;
+}
+
+// -m PATTERN: the lines of the matching methods, grouped by method; without -m, the hottest
+// lines of the view. Returns 0 or the input exit code.
+int method_lines(const CliFlags &f, const ViewWeights &v, Output *out) {
+  const std::string unit(v.unit());
+  const int64_t total = v.total;
+  Json &j = out->j;
+  std::string &text = out->text;
+  HotOptions o;
+  o.method = f.method;
+  o.min_pct = f.min_pct.value_or(0);
+  if (f.method.empty()) o.top = f.top.value_or(20);
+  HotLines h = hot_lines(v, o, !f.method.empty());
+  if (!f.method.empty() && h.matched == 0) {
+    HotOptions any;
+    any.method = f.method;
+    if (hot_functions(v, any).matched == 0) return cli_no_match(v, f.method, f.json);
+  }
+  Json rows = Json::array();
+  if (f.method.empty()) {
+    TextTable t({{"line", TextTable::left},
                  {"self", TextTable::right},
                  {"self%", TextTable::right},
                  {"total", TextTable::right},
-                 {"total%", TextTable::right}});
-    for (const FileLine &l : fl.lines) {
-      lines.push_back(line_json(l.line, l.self, l.total, total));
-      weights(t, std::to_string(l.line), l.self, l.total);
+                 {"total%", TextTable::right},
+                 {"function", TextTable::left}});
+    for (const LineRow &r : h.rows) {
+      Json row = line_json(r.line, r.self, r.total, total);
+      row["function"] = r.function;
+      row["file"] = r.file;
+      rows.push_back(row);
+      t.add({std::string(r.file) + ":" + std::to_string(r.line), format_weight(r.self, unit),
+             format_pct(percent(r.self, total)), format_weight(r.total, unit),
+             format_pct(percent(r.total, total)), std::string(r.function)});
     }
-    j["lines"] = lines;
-    text += std::string(fl.file) + "  self " + format_weight(fl.self, unit) + " (" +
-            format_pct(percent(fl.self, total)) + ")  total " + format_weight(fl.total, unit) +
-            " (" + format_pct(percent(fl.total, total)) + ")\n" + t.render();
+    text += t.render();
   } else {
-    HotOptions o;
-    o.method = f.method;
-    o.min_pct = f.min_pct.value_or(0);
-    if (f.method.empty()) o.top = f.top.value_or(20);
-    HotLines h = hot_lines(*v, o, !f.method.empty());
-    if (!f.method.empty() && h.matched == 0) {
-      HotOptions any;
-      any.method = f.method;
-      if (hot_functions(*v, any).matched == 0) return cli_no_match(*v, f.method, f.json);
-    }
-    Json rows = Json::array();
-    if (f.method.empty()) {
-      TextTable t({{"line", TextTable::left},
+    // Grouped by function: a header per function, then its lines in order.
+    size_t i = 0;
+    while (i < h.rows.size()) {
+      size_t end = i;
+      while (end < h.rows.size() && h.rows[end].function_key == h.rows[i].function_key &&
+             h.rows[end].file == h.rows[i].file)
+        end++;
+      text += "\n" + std::string(h.rows[i].function) + "  (" + std::string(h.rows[i].file) + ")\n";
+      TextTable t({{"line", TextTable::right},
                    {"self", TextTable::right},
                    {"self%", TextTable::right},
                    {"total", TextTable::right},
-                   {"total%", TextTable::right},
-                   {"function", TextTable::left}});
-      for (const LineRow &r : h.rows) {
+                   {"total%", TextTable::right}});
+      for (size_t k = i; k < end; k++) {
+        const LineRow &r = h.rows[k];
         Json row = line_json(r.line, r.self, r.total, total);
         row["function"] = r.function;
         row["file"] = r.file;
         rows.push_back(row);
-        t.add({std::string(r.file) + ":" + std::to_string(r.line), format_weight(r.self, unit),
-               format_pct(percent(r.self, total)), format_weight(r.total, unit),
-               format_pct(percent(r.total, total)), std::string(r.function)});
+        add_weights(t, v, std::to_string(r.line), r.self, r.total);
       }
       text += t.render();
-    } else {
-      // Grouped by function: a header per function, then its lines in order.
-      size_t i = 0;
-      while (i < h.rows.size()) {
-        size_t end = i;
-        while (end < h.rows.size() && h.rows[end].function_key == h.rows[i].function_key &&
-               h.rows[end].file == h.rows[i].file)
-          end++;
-        text +=
-            "\n" + std::string(h.rows[i].function) + "  (" + std::string(h.rows[i].file) + ")\n";
-        TextTable t({{"line", TextTable::right},
-                     {"self", TextTable::right},
-                     {"self%", TextTable::right},
-                     {"total", TextTable::right},
-                     {"total%", TextTable::right}});
-        for (size_t k = i; k < end; k++) {
-          const LineRow &r = h.rows[k];
-          Json row = line_json(r.line, r.self, r.total, total);
-          row["function"] = r.function;
-          row["file"] = r.file;
-          rows.push_back(row);
-          weights(t, std::to_string(r.line), r.self, r.total);
-        }
-        text += t.render();
-        i = end;
-      }
-      if (h.rows.empty()) text += "(the matching functions have no line numbers in this profile)\n";
+      i = end;
     }
-    j["lines"] = rows;
+    if (h.rows.empty()) text += "(the matching functions have no line numbers in this profile)\n";
   }
+  j["lines"] = rows;
+  return kExitOk;
+}
+
+int run(const CliFlags &f) {
+  CliInput in;
+  std::shared_ptr<const ViewWeights> v;
+  if (int rc = in.open(f, &v)) return rc;
+  Output out;
+  out.j["command"] = "lines";
+  out.j["view"] = view_json(*v, in.path());
+  out.text = view_header(*v, in.path());
+  if (f.has("files"))
+    recorded_files_table(*v, &out);
+  else if (int rc = f.has("file") ? file_table(f, *v, &out) : method_lines(f, *v, &out))
+    return rc;
   if (f.json)
-    print_json(j);
+    print_json(out.j);
   else
-    fputs(text.c_str(), stdout);
+    fputs(out.text.c_str(), stdout);
   return kExitOk;
 }
 
