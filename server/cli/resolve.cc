@@ -32,6 +32,122 @@ std::string location(const Resolution &r) {
   return s;
 }
 
+// What resolve found, for its JSON and its text.
+struct Findings {
+  const WorkspaceIndex &workspace;
+  const ViewWeights &view;
+  const std::string &path;
+  const ProfileResolution &resolution;
+  const ResolutionReport &report;
+  const HotFunctions &functions; // with weight in the view, by total (--all)
+  bool all;
+};
+
+Json findings_json(const Findings &x) {
+  Json j;
+  j["command"] = "resolve";
+  j["view"] = view_json(x.view, x.path);
+  j["index_seconds"] = x.workspace.build_seconds();
+  j["report"] = Json::parse(resolution_report_json(x.report).dump());
+  if (x.all) {
+    Json rows = Json::array();
+    for (const FunctionRow &row : x.functions.rows) {
+      const Resolution &r = x.resolution.of(row.function);
+      rows.push_back({{"name", row.name},
+                      {"status", status_name(r.status)},
+                      {"rule", r.rule},
+                      {"path", r.path},
+                      {"line", r.line},
+                      {"line_from", r.line_from},
+                      {"recorded", r.recorded},
+                      {"reason", r.reason},
+                      {"self", row.self},
+                      {"total", row.total}});
+    }
+    j["functions"] = rows;
+  }
+  return j;
+}
+
+std::string findings_text(const Findings &x) {
+  const std::string unit(x.view.unit());
+  std::string text = view_header(x.view, x.path);
+  text += "workspace: " + std::to_string(x.workspace.size()) + " files under";
+  for (const std::string &root : x.workspace.roots()) text += " " + root;
+  char buf[64];
+  snprintf(buf, sizeof buf, " (indexed in %.2f s)\n", x.workspace.build_seconds());
+  text += buf;
+  TextTable summary({{"status", TextTable::left},
+                     {"weight", TextTable::right},
+                     {"weight%", TextTable::right},
+                     {"functions", TextTable::right}});
+  summary.add({"resolved", format_weight(x.report.resolved, unit),
+               format_pct(x.report.resolved_pct), std::to_string(x.report.functions_resolved)});
+  summary.add({"unresolved", format_weight(x.report.unresolved, unit),
+               format_pct(x.report.unresolved_pct), std::to_string(x.report.functions_unresolved)});
+  summary.add({"external", format_weight(x.report.external, unit),
+               format_pct(x.report.external_pct), std::to_string(x.report.functions_external)});
+  text += summary.render();
+  text += "(weight: each sample counts for its leaf-most frame that is not external)\n";
+  std::string rules;
+  for (const RuleCount &c : x.report.rules)
+    rules += (rules.empty() ? "rules: " : "; ") + c.rule + " " + std::to_string(c.functions) +
+             (c.status == "resolved" ? "" : " (" + c.status + ")");
+  if (!rules.empty()) text += rules + "\n";
+  if (!x.report.top_unresolved.empty()) {
+    text += "\nunresolved frames, by total:\n";
+    TextTable t({{"total", TextTable::right},
+                 {"total%", TextTable::right},
+                 {"function", TextTable::left},
+                 {"reason", TextTable::left}});
+    for (const UnresolvedFrame &r : x.report.top_unresolved)
+      t.add({format_weight(r.total, unit), format_pct(percent(r.total, x.report.total)), r.name,
+             r.reason});
+    text += t.render();
+  }
+  if (!x.report.failing_prefixes.empty()) {
+    text += "\nfailing path prefixes:\n";
+    TextTable t({{"weight%", TextTable::right},
+                 {"files", TextTable::right},
+                 {"prefix", TextTable::left},
+                 {"suggestion", TextTable::left}});
+    for (const FailingPrefix &g : x.report.failing_prefixes) {
+      std::string s;
+      if (g.has_remap) {
+        s = "--remap " + g.remap.from + "=" + g.remap.to;
+        s += g.would_resolve ? " (resolves " + std::to_string(g.would_resolve) + ")"
+                             : " (unverified: no such files under it; point it at their checkout)";
+      }
+      t.add({format_pct(percent(g.weight, x.report.total)), std::to_string(g.files), g.prefix, s});
+    }
+    text += t.render();
+  }
+  if (!x.report.ties.empty()) {
+    text += "\nties (picked the candidate sharing most folders with other resolved files):\n";
+    for (const ResolutionTie &t : x.report.ties) {
+      text += "  " + t.recorded + " -> " + t.chosen + "\n";
+      for (const std::string &c : t.candidates)
+        if (c != t.chosen) text += "      also " + c + "\n";
+    }
+  }
+  if (x.all) {
+    text += "\nfunctions, by total:\n";
+    TextTable t({{"total", TextTable::right},
+                 {"status", TextTable::left},
+                 {"rule", TextTable::left},
+                 {"location", TextTable::left},
+                 {"function", TextTable::left}});
+    for (const FunctionRow &row : x.functions.rows) {
+      const Resolution &r = x.resolution.of(row.function);
+      t.add({format_weight(row.total, unit), std::string(status_name(r.status)),
+             std::string(r.rule), location(r), std::string(row.name)});
+    }
+    text += t.render();
+  }
+  if (!x.report.warning.empty()) text += "\nwarning: " + x.report.warning + "\n";
+  return text;
+}
+
 int run(const CliFlags &f) {
   std::shared_ptr<WorkspaceIndex> ws;
   ResolverOptions ro;
@@ -44,113 +160,14 @@ int run(const CliFlags &f) {
   std::shared_ptr<const ProfileResolution> res =
       ProfileResolution::build(in.index().shared_profile(), resolver);
   ResolutionReport rep = build_resolution_report(*res, *v, f.top.value_or(20));
-
-  // --all: functions with weight in the view, by total.
   HotOptions all;
   all.sort = SortBy::total;
   HotFunctions fns = hot_functions(*v, all);
-  if (f.json) {
-    Json j;
-    j["command"] = "resolve";
-    j["view"] = view_json(*v, in.path());
-    j["index_seconds"] = ws->build_seconds();
-    j["report"] = Json::parse(resolution_report_json(rep).dump());
-    if (f.has("all")) {
-      Json rows = Json::array();
-      for (const FunctionRow &row : fns.rows) {
-        const Resolution &r = res->of(row.function);
-        rows.push_back({{"name", row.name},
-                        {"status", status_name(r.status)},
-                        {"rule", r.rule},
-                        {"path", r.path},
-                        {"line", r.line},
-                        {"line_from", r.line_from},
-                        {"recorded", r.recorded},
-                        {"reason", r.reason},
-                        {"self", row.self},
-                        {"total", row.total}});
-      }
-      j["functions"] = rows;
-    }
-    print_json(j);
-    return kExitOk;
-  }
-  const std::string unit(v->unit());
-  std::string text = view_header(*v, in.path());
-  text += "workspace: " + std::to_string(ws->size()) + " files under";
-  for (const std::string &root : ws->roots()) text += " " + root;
-  char buf[64];
-  snprintf(buf, sizeof buf, " (indexed in %.2f s)\n", ws->build_seconds());
-  text += buf;
-  TextTable summary({{"status", TextTable::left},
-                     {"weight", TextTable::right},
-                     {"weight%", TextTable::right},
-                     {"functions", TextTable::right}});
-  summary.add({"resolved", format_weight(rep.resolved, unit), format_pct(rep.resolved_pct),
-               std::to_string(rep.functions_resolved)});
-  summary.add({"unresolved", format_weight(rep.unresolved, unit), format_pct(rep.unresolved_pct),
-               std::to_string(rep.functions_unresolved)});
-  summary.add({"external", format_weight(rep.external, unit), format_pct(rep.external_pct),
-               std::to_string(rep.functions_external)});
-  text += summary.render();
-  text += "(weight: each sample counts for its leaf-most frame that is not external)\n";
-  std::string rules;
-  for (const RuleCount &c : rep.rules)
-    rules += (rules.empty() ? "rules: " : "; ") + c.rule + " " + std::to_string(c.functions) +
-             (c.status == "resolved" ? "" : " (" + c.status + ")");
-  if (!rules.empty()) text += rules + "\n";
-  if (!rep.top_unresolved.empty()) {
-    text += "\nunresolved frames, by total:\n";
-    TextTable t({{"total", TextTable::right},
-                 {"total%", TextTable::right},
-                 {"function", TextTable::left},
-                 {"reason", TextTable::left}});
-    for (const UnresolvedFrame &r : rep.top_unresolved)
-      t.add({format_weight(r.total, unit), format_pct(percent(r.total, rep.total)), r.name,
-             r.reason});
-    text += t.render();
-  }
-  if (!rep.failing_prefixes.empty()) {
-    text += "\nfailing path prefixes:\n";
-    TextTable t({{"weight%", TextTable::right},
-                 {"files", TextTable::right},
-                 {"prefix", TextTable::left},
-                 {"suggestion", TextTable::left}});
-    for (const FailingPrefix &g : rep.failing_prefixes) {
-      std::string s;
-      if (g.has_remap) {
-        s = "--remap " + g.remap.from + "=" + g.remap.to;
-        s += g.would_resolve ? " (resolves " + std::to_string(g.would_resolve) + ")"
-                             : " (unverified: no such files under it; point it at their checkout)";
-      }
-      t.add({format_pct(percent(g.weight, rep.total)), std::to_string(g.files), g.prefix, s});
-    }
-    text += t.render();
-  }
-  if (!rep.ties.empty()) {
-    text += "\nties (picked the candidate sharing most folders with other resolved files):\n";
-    for (const ResolutionTie &t : rep.ties) {
-      text += "  " + t.recorded + " -> " + t.chosen + "\n";
-      for (const std::string &c : t.candidates)
-        if (c != t.chosen) text += "      also " + c + "\n";
-    }
-  }
-  if (f.has("all")) {
-    text += "\nfunctions, by total:\n";
-    TextTable t({{"total", TextTable::right},
-                 {"status", TextTable::left},
-                 {"rule", TextTable::left},
-                 {"location", TextTable::left},
-                 {"function", TextTable::left}});
-    for (const FunctionRow &row : fns.rows) {
-      const Resolution &r = res->of(row.function);
-      t.add({format_weight(row.total, unit), std::string(status_name(r.status)),
-             std::string(r.rule), location(r), std::string(row.name)});
-    }
-    text += t.render();
-  }
-  if (!rep.warning.empty()) text += "\nwarning: " + rep.warning + "\n";
-  fputs(text.c_str(), stdout);
+  Findings x{*ws, *v, in.path(), *res, rep, fns, f.has("all")};
+  if (f.json)
+    print_json(findings_json(x));
+  else
+    fputs(findings_text(x).c_str(), stdout);
   return kExitOk;
 }
 
