@@ -12,7 +12,7 @@ constexpr JfrEventRule kRules[] = {
     {"jdk.NativeMethodSample", "native", "samples", JfrWeight::one},
     {"jdk.ObjectAllocationInNewTLAB", "alloc", "bytes", JfrWeight::tlab_or_allocation},
     {"jdk.ObjectAllocationOutsideTLAB", "alloc", "bytes", JfrWeight::tlab_or_allocation},
-    {"jdk.ObjectAllocationSample", "alloc", "bytes", JfrWeight::weight},
+    {"jdk.ObjectAllocationSample", "alloc", "bytes", JfrWeight::weight, "alloc-sample"},
     {"profiler.LiveObject", "live", "bytes", JfrWeight::allocation_size},
     {"jdk.JavaMonitorEnter", "lock", "nanoseconds", JfrWeight::duration},
     {"jdk.ThreadPark", "lock", "nanoseconds", JfrWeight::duration},

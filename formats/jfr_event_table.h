@@ -23,6 +23,10 @@ struct JfrEventRule {
   std::string_view event; // product event; empty: named by the recording (ExecutionSample)
   std::string_view unit;  // samples, nanoseconds, bytes
   JfrWeight weight;
+  // The product event when the recording also has TLAB events (tlab_or_allocation rules),
+  // which estimate the same allocations: jdk.ObjectAllocationSample is then alloc-sample.
+  // Empty: `event` always.
+  std::string_view event_beside_tlab = {};
 };
 
 // The rule for a JFR event type, or nullptr when the type is not a sample source.

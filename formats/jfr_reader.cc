@@ -220,16 +220,17 @@ LoadResult read_chunks(std::string_view data, const LoadOptions &options) {
   std::string exec_name = "cpu";
   bool has_tlab = false;
   for (const ChunkWork &c : chunks)
-    for (const auto &[type, count] : c.info.sample_types)
-      has_tlab |= count > 0 && (type == "jdk.ObjectAllocationInNewTLAB" ||
-                                type == "jdk.ObjectAllocationOutsideTLAB");
+    for (const auto &[type, count] : c.info.sample_types) {
+      const JfrEventRule *rule = find_jfr_event_rule(type);
+      has_tlab |= count > 0 && rule && rule->weight == JfrWeight::tlab_or_allocation;
+    }
   for (ChunkWork &c : chunks) {
     if (!c.info.exec_setting.empty()) exec_name = jfr_execution_event_name(c.info.exec_setting);
     for (const auto &[type, count] : c.info.sample_types) {
       const JfrEventRule *rule = find_jfr_event_rule(type);
       if (!rule) continue;
       std::string name = rule->event.empty() ? exec_name : std::string(rule->event);
-      if (has_tlab && type == "jdk.ObjectAllocationSample") name = "alloc-sample";
+      if (has_tlab && !rule->event_beside_tlab.empty()) name = rule->event_beside_tlab;
       size_t e = 0;
       while (e < events.size() && events[e].name != name) e++;
       if (e == events.size()) {

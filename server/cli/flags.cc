@@ -4,9 +4,7 @@
 
 #include "server/engine/units.h"
 
-#include <charconv>
-#include <cmath>
-#include <cstdlib>
+#include <algorithm>
 
 namespace hotlines {
 
@@ -93,7 +91,7 @@ bool CliFlags::parse(const std::vector<std::string> &args, std::span<const FlagS
       return false;
     }
     std::string_view n = spec->name;
-    if (spec >= extra.data() && spec < extra.data() + extra.size()) {
+    if (std::any_of(extra.begin(), extra.end(), [&](const FlagSpec &e) { return &e == spec; })) {
       extra_[std::string(n)].push_back(value); // the command's own flag
       continue;
     }

@@ -12,7 +12,9 @@
 # its shrinkwrap, ripgrep from Debian, native modules compiled against Debian's Node headers.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-base=$(mkdir -p "${1:-$here/../../build/vscode-harness}" && cd "${1:-$here/../../build/vscode-harness}" && pwd)
+base=${1:-$here/../../build/vscode-harness}
+mkdir -p "$base"
+base=$(cd "$base" && pwd)
 stamp=$(cat "$here/harness/package-lock.json" "$0" | sha256sum | cut -c1-16)
 if [ -x "$base/cs.sh" ] && [ "$(cat "$base/.installed" 2>/dev/null)" = "$stamp" ]; then
   echo "VS Code harness present: $base"
