@@ -9,7 +9,7 @@ json to_json(const Weight &m) {
   return {{"count", m.count}, {"value", m.value}};
 }
 
-std::string parse_load_profile_params(const json &params, LoadProfileParams *out) {
+std::string parse_params(const json &params, LoadProfileParams *out) {
   FieldReader r(params);
   r.required("path", &out->path);
   r.optional("workDoneToken", &out->work_done_token);
@@ -34,7 +34,7 @@ json to_json(const ProfileSummary &s) {
           {"warnings", warnings}};
 }
 
-std::string parse_hot_methods_params(const json &params, HotMethodsParams *out) {
+std::string parse_params(const json &params, HotMethodsParams *out) {
   FieldReader r(params);
   r.optional("profileId", &out->profile_id);
   r.optional("event", &out->event);
@@ -54,7 +54,7 @@ json to_json(const HotMethodsResult &r) {
           {"methods", methods}};
 }
 
-std::string parse_file_annotations_params(const json &params, FileAnnotationsParams *out) {
+std::string parse_params(const json &params, FileAnnotationsParams *out) {
   FieldReader r(params);
   const json &doc = r.object("textDocument");
   r.optional("profileId", &out->profile_id);

@@ -21,7 +21,7 @@ struct LoadProfileParams {
   std::string path;
   json work_done_token; // null when the client offered none
 };
-std::string parse_load_profile_params(const json &params, LoadProfileParams *out);
+std::string parse_params(const json &params, LoadProfileParams *out);
 
 struct EventSummary {
   std::string name, unit;
@@ -49,7 +49,7 @@ struct HotMethodsParams {
   int64_t limit = 50;
   std::string query; // case-insensitive substring of the name
 };
-std::string parse_hot_methods_params(const json &params, HotMethodsParams *out);
+std::string parse_params(const json &params, HotMethodsParams *out);
 
 struct HotMethod {
   std::string name;
@@ -66,7 +66,7 @@ json to_json(const HotMethodsResult &r);
 struct FileAnnotationsParams {
   std::string uri, profile_id, event;
 };
-std::string parse_file_annotations_params(const json &params, FileAnnotationsParams *out);
+std::string parse_params(const json &params, FileAnnotationsParams *out);
 
 struct LineAnnotation {
   int64_t line = 0;          // 1-based, in the document as the editor has it now

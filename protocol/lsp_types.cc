@@ -18,7 +18,7 @@ bool flag(const json &caps, std::initializer_list<const char *> path) {
 }
 } // namespace
 
-std::string parse_initialize_params(const json &params, InitializeParams *out) {
+std::string parse_params(const json &params, InitializeParams *out) {
   FieldReader r(params);
   std::string root_path;
   r.optional("rootUri", &out->root_uri);

@@ -32,7 +32,7 @@ struct InitializeParams {
 };
 
 // Returns an error message (for -32602) or "" on success.
-std::string parse_initialize_params(const json &params, InitializeParams *out);
+std::string parse_params(const json &params, InitializeParams *out);
 
 // `params.textDocument.uri` of a textDocument/* message, or "" when absent or not a string.
 std::string text_document_uri(const json &params);

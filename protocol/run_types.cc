@@ -45,7 +45,7 @@ std::string one_of(const std::string &where, const std::string &value,
 
 } // namespace
 
-std::string parse_run_params(const json &params, RunParams *out) {
+std::string parse_params(const json &params, RunParams *out) {
   FieldReader r(params);
   r.required("recipe", &out->recipe);
   r.optional("cwd", &out->cwd);
@@ -131,15 +131,15 @@ json to_json(const RunFinished &f) {
   return j;
 }
 
-std::string parse_cancel_run_params(const json &params, std::string *run_id) {
+std::string parse_params(const json &params, CancelRunParams *out) {
   FieldReader r(params);
-  r.required("runId", run_id);
+  r.required("runId", &out->run_id);
   return r.error();
 }
 
-std::string parse_list_jvms_params(const json &params, std::string *jcmd) {
+std::string parse_params(const json &params, ListJvmsParams *out) {
   FieldReader r(params);
-  r.optional("jcmd", jcmd);
+  r.optional("jcmd", &out->jcmd);
   return r.error();
 }
 
@@ -150,12 +150,12 @@ json to_json(const std::vector<JvmInfo> &jvms) {
   return {{"jvms", list}};
 }
 
-std::string parse_tests_in_file_params(const json &params, std::string *uri) {
+std::string parse_params(const json &params, TestsInFileParams *out) {
   FieldReader r(params);
   const json &doc = r.object("textDocument");
   if (!r.ok()) return r.error();
   FieldReader d(doc, "params.textDocument");
-  d.required("uri", uri);
+  d.required("uri", &out->uri);
   return d.error();
 }
 

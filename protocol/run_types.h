@@ -50,7 +50,7 @@ struct RunParams {
   int64_t duration_ms = 10000;
   std::string jcmd;
 };
-std::string parse_run_params(const json &params, RunParams *out);
+std::string parse_params(const json &params, RunParams *out);
 
 // Result of hotlines/run.
 struct RunStarted {
@@ -86,10 +86,16 @@ struct RunFinished {
 json to_json(const RunFinished &f);
 
 // hotlines/cancelRun {runId}
-std::string parse_cancel_run_params(const json &params, std::string *run_id);
+struct CancelRunParams {
+  std::string run_id;
+};
+std::string parse_params(const json &params, CancelRunParams *out);
 
 // hotlines/listJvms {jcmd?} -> {jvms: [{pid, mainClass, args}]}
-std::string parse_list_jvms_params(const json &params, std::string *jcmd);
+struct ListJvmsParams {
+  std::string jcmd; // "" = jcmd of the JDK on PATH
+};
+std::string parse_params(const json &params, ListJvmsParams *out);
 struct JvmInfo {
   int64_t pid = 0;
   std::string main_class, args;
@@ -97,7 +103,10 @@ struct JvmInfo {
 json to_json(const std::vector<JvmInfo> &jvms);
 
 // hotlines/testsInFile {textDocument: {uri}}
-std::string parse_tests_in_file_params(const json &params, std::string *uri);
+struct TestsInFileParams {
+  std::string uri;
+};
+std::string parse_params(const json &params, TestsInFileParams *out);
 struct Position {
   int64_t line = 0, character = 0;
 };

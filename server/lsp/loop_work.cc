@@ -31,6 +31,7 @@ void LoopWork::queue(std::function<void()> work, std::function<void()> done) {
   if (sync_) {
     work();
     done();
+    if (after_done_) after_done_();
     return;
   }
   auto *item = new WorkItem{{}, std::move(work), std::move(done), this};
@@ -42,7 +43,9 @@ void LoopWork::queue(std::function<void()> work, std::function<void()> done) {
         auto *it = static_cast<WorkItem *>(r->data);
         it->owner->pending_--;
         it->done();
+        LoopWork *owner = it->owner;
         delete it;
+        if (owner->after_done_) owner->after_done_();
       });
 }
 

@@ -20,6 +20,8 @@ public:
   // Thread-safe; `fn` runs on the loop thread soon after.
   void post(std::function<void()> fn);
   size_t pending() const { return pending_; }
+  // Runs after every `done` (e.g. to finish a server that waits for its last work).
+  void set_after_done(std::function<void()> fn) { after_done_ = std::move(fn); }
   uv_loop_t *loop() const { return loop_; }
   // Closes the async handle; call once when the loop should be allowed to end.
   void close();
@@ -32,6 +34,7 @@ private:
   std::mutex mu_;
   std::vector<std::function<void()>> posted_;
   size_t pending_ = 0;
+  std::function<void()> after_done_;
 };
 
 } // namespace hotlines

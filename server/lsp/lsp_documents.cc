@@ -20,11 +20,6 @@ TextPosition position(const json &p) {
 
 } // namespace
 
-const TextDocument *LspServer::document(const std::string &uri) const {
-  auto it = documents_.find(uri);
-  return it == documents_.end() ? nullptr : &it->second;
-}
-
 void LspServer::on_did_open(const json &params) {
   std::string uri = text_document_uri(params);
   if (uri.empty()) return log("error", "textDocument/didOpen without textDocument.uri");
@@ -35,18 +30,20 @@ void LspServer::on_did_open(const json &params) {
                         : 0;
   std::string text =
       td.contains("text") && td["text"].is_string() ? td["text"].get<std::string>() : std::string();
-  documents_.erase(uri);
-  documents_.emplace(uri, TextDocument(uri, language, version, text));
+  session_.documents.erase(uri);
+  session_.documents.emplace(uri, TextDocument(uri, language, version, text));
   // A file created in the editor (not yet indexed) joins the workspace index.
   std::string path = path_of_uri(uri);
-  if (resolver_ && !resolver_->index().find(path)) workspace_file_event(path, false);
+  if (session_.resolver && !session_.resolver->index().find(path))
+    workspace_file_event(path, false);
   publish_diagnostics(uri);
 }
 
 void LspServer::on_did_change(const json &params) {
   std::string uri = text_document_uri(params);
-  auto it = documents_.find(uri);
-  if (it == documents_.end()) return log("warning", "didChange for a document not open: " + uri);
+  auto it = session_.documents.find(uri);
+  if (it == session_.documents.end())
+    return log("warning", "didChange for a document not open: " + uri);
   TextDocument &doc = it->second;
   const json &td = params["textDocument"];
   int64_t version = td.contains("version") && td["version"].is_number_integer()
@@ -63,12 +60,12 @@ void LspServer::on_did_change(const json &params) {
     else
       doc.replace_all(text, version);
   }
-  if (config_.diagnostics) publish_diagnostics(uri);
+  if (session_.config.diagnostics) publish_diagnostics(uri);
 }
 
 void LspServer::on_did_close(const json &params) {
   std::string uri = text_document_uri(params);
-  documents_.erase(uri);
+  session_.documents.erase(uri);
   if (published_.erase(uri))
     send_notification("textDocument/publishDiagnostics",
                       {{"uri", uri}, {"diagnostics", json::array()}});
@@ -91,10 +88,10 @@ void LspServer::on_did_change_watched_files(const json &params) {
     std::string path = path_of_uri(c["uri"].get<std::string>());
     int64_t type = c.value("type", int64_t{2}); // 1 created, 2 changed, 3 deleted
     bool profile = false;
-    for (const auto &[id, lp] : profiles_.all()) {
+    for (const auto &[id, lp] : session_.profiles.all()) {
       if (lp.path != path) continue;
       profile = true;
-      if (type != 3 && config_.watch_profiles) reload_profile(id);
+      if (type != 3 && session_.config.watch_profiles) reload_profile(id);
     }
     if (!profile && type != 2) workspace_file_event(path, type == 3);
   }
@@ -102,21 +99,21 @@ void LspServer::on_did_change_watched_files(const json &params) {
 
 void LspServer::apply_settings(const json &settings) {
   if (settings.is_null()) return;
-  ConfigChange ch = apply_config(settings, &config_);
+  ConfigChange ch = apply_config(settings, &session_.config);
   for (const std::string &e : ch.errors) {
     log("error", e);
     show_message(1, "hotlines: " + e);
   }
   for (const std::string &k : ch.unknown) log("info", "ignored unknown setting " + k);
   if (ch.profiles_changed) {
-    for (const std::string &p : config_.profiles) {
+    for (const std::string &p : session_.config.profiles) {
       std::string path = resolve_workspace_path(p);
       bool loaded = false;
-      for (const auto &[id, lp] : profiles_.all()) loaded |= lp.path == path;
+      for (const auto &[id, lp] : session_.profiles.all()) loaded |= lp.path == path;
       if (!loaded)
         load_profile(path, nullptr, nullptr,
-                     [this, path](const LoadedProfile *, const RpcError *e) {
-                       if (e) show_message(1, "hotlines: " + e->message);
+                     [this, path](const LoadedProfile *, const Failure *failure) {
+                       if (failure) show_message(1, "hotlines: " + failure->message);
                      });
     }
   }

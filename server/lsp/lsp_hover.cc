@@ -1,16 +1,16 @@
 // LspServer: textDocument/hover. A hover on a profiled line (or on a method's declaration)
 // shows self and total for every event of the profile, the top callers and callees of the
-// line or method, and which recorded file the numbers come from. (workspace/symbol, the hot
-// methods with their workspace locations, is in lsp_sources.cc.)
+// line or method, and which recorded file the numbers come from. The answer is built in two
+// steps: HoverInfo, the numbers (on a worker), then present(), the markdown (any thread).
 #include "protocol/json_fields.h"
 #include "server/engine/function_keys.h"
 #include "server/engine/query_hot.h"
 #include "server/engine/query_lines.h"
 #include "server/engine/query_tree.h"
-#include "server/lsp/annotations.h"
 #include "server/lsp/lsp_server.h"
-#include "server/lsp/uri.h"
 #include "server/sources/declarations.h"
+
+#include <algorithm>
 
 namespace hotlines {
 
@@ -21,6 +21,27 @@ struct HoverTarget {
   std::vector<std::string> file_keys;
   int32_t line = 0; // a line hover: the profiled line
   bool stale = false;
+};
+
+// What a hover shows, before it is markdown.
+struct HoverInfo {
+  struct EventRow {
+    std::string event, unit;
+    Weight self, total, whole;
+  };
+  struct Neighbour {
+    std::string name;
+    int32_t line = 0;
+    int64_t total = 0;
+  };
+  std::string where; // "Pricing.java:23" or the method
+  bool stale = false;
+  bool by_value = true;
+  std::vector<EventRow> events; // those with weight on the target, in the profile's order
+  std::string event;            // the session view's, of the callers and callees
+  int64_t view_total = 0;
+  std::vector<Neighbour> callers, callees; // the top five of each
+  std::string file;                        // the recorded file the numbers come from
 };
 
 std::string markdown_escape(std::string_view s) {
@@ -34,17 +55,13 @@ std::string markdown_escape(std::string_view s) {
   return out;
 }
 
-// Top callers or callees (depth-1 nodes of an anchored tree) as markdown list items.
-std::string neighbours(const ViewWeights &v, const HoverTarget &target, TreeDirection dir,
-                       const std::atomic<bool> *cancel) {
+// Top callers or callees of the target: depth-1 nodes of anchored trees, heaviest first.
+std::vector<HoverInfo::Neighbour> neighbours(const ViewWeights &v, const HoverTarget &target,
+                                             TreeDirection dir, const std::atomic<bool> *cancel) {
   std::vector<TreeNode> rows;
-  int64_t anchor_total = 0;
   auto collect = [&](const TreeOptions &o) {
-    CallTree t = call_tree(v, o, cancel);
-    for (const TreeNode &n : t.nodes) {
-      if (n.depth == 0) anchor_total += n.total;
+    for (const TreeNode &n : call_tree(v, o, cancel).nodes)
       if (n.depth == 1) rows.push_back(n);
-    }
   };
   TreeOptions o;
   o.direction = dir;
@@ -62,11 +79,112 @@ std::string neighbours(const ViewWeights &v, const HoverTarget &target, TreeDire
   std::sort(rows.begin(), rows.end(), [](const TreeNode &a, const TreeNode &b) {
     return a.total != b.total ? a.total > b.total : a.name < b.name;
   });
-  std::string out;
+  std::vector<HoverInfo::Neighbour> out;
   for (size_t i = 0; i < rows.size() && i < 5; i++)
-    out += "- " + share(rows[i].total, v.total) + " " + markdown_escape(rows[i].name) +
-           (rows[i].line > 0 ? ":" + std::to_string(rows[i].line) : "") + "\n";
+    out.push_back({std::string(rows[i].name), rows[i].line, rows[i].total});
   return out;
+}
+
+// The target's self and total in one view.
+void target_sums(const ViewWeights &w, const HoverTarget &target, int64_t *self, int64_t *total) {
+  *self = *total = 0;
+  if (!target.function.empty()) {
+    uint32_t key = w.functions().find(target.function);
+    if (key == kNoKey) return;
+    KeySums sums = function_sums(w);
+    *self = sums.self[key];
+    *total = sums.total[key];
+    return;
+  }
+  for (const std::string &k : target.file_keys)
+    for (const FileLine &l : file_lines(w, k).lines)
+      if (l.line == target.line) *self += l.self, *total += l.total;
+}
+
+// The numbers of a hover under the session view `base`; false when a view failed or the
+// request was cancelled. Worker thread.
+bool hover_info(ViewCache &views, const HoverTarget &target, const View &base,
+                const std::atomic<bool> *cancel, HoverInfo *info) {
+  const Profile &p = views.index().profile();
+  info->where = target.function.empty() ? (target.file_keys.empty() ? "" : target.file_keys[0]) +
+                                              ":" + std::to_string(target.line)
+                                        : target.function;
+  info->stale = target.stale;
+  for (EventId e = 0; e < p.events.size(); e++) {
+    HoverInfo::EventRow row{
+        std::string(p.str(p.events[e].name)), std::string(p.str(p.events[e].unit)), {}, {}, {}};
+    for (Measure m : {Measure::value, Measure::count}) {
+      View v = base;
+      v.event = row.event;
+      v.measure = m;
+      ViewResult vr = views.get(v, cancel);
+      if (!vr.ok()) return false;
+      bool value = m == Measure::value;
+      target_sums(*vr.weights, target, value ? &row.self.value : &row.self.count,
+                  value ? &row.total.value : &row.total.count);
+      (value ? row.whole.value : row.whole.count) = vr.weights->total;
+    }
+    if (row.total.count != 0 || row.total.value != 0) info->events.push_back(std::move(row));
+  }
+  ViewResult vr = views.get(base, cancel);
+  if (!vr.ok()) return false;
+  info->view_total = vr.weights->total;
+  info->callers = neighbours(*vr.weights, target, TreeDirection::callers, cancel);
+  info->callees = neighbours(*vr.weights, target, TreeDirection::callees, cancel);
+  if (!target.file_keys.empty()) info->file = target.file_keys[0];
+  return !(cancel && cancel->load());
+}
+
+std::string neighbour_list(const std::vector<HoverInfo::Neighbour> &rows, int64_t whole) {
+  std::string out;
+  for (const HoverInfo::Neighbour &n : rows)
+    out += "- " + share(n.total, whole) + " " + markdown_escape(n.name) +
+           (n.line > 0 ? ":" + std::to_string(n.line) : "") + "\n";
+  return out;
+}
+
+// The hover's markdown.
+std::string present(const HoverInfo &info) {
+  std::string out = "**hotlines** \u00B7 `" + info.where + "`";
+  if (info.stale) out += " \u00B7 *edited since it was profiled*";
+  out += "\n\n| event | self | total |\n|---|---|---|\n";
+  for (const HoverInfo::EventRow &r : info.events) {
+    // Shares of the value where the event has one, else of the samples.
+    const bool value = info.by_value && r.unit != "samples";
+    auto cell = [&](Weight w) {
+      return share(value ? w.value : w.count, value ? r.whole.value : r.whole.count) + " (" +
+             thousands(w.count) + ")";
+    };
+    out += "| " + r.event + " | " + cell(r.self) + " | " + cell(r.total) + " |\n";
+  }
+  if (!info.callers.empty())
+    out += "\n**Callers** (" + info.event + ")\n\n" + neighbour_list(info.callers, info.view_total);
+  if (!info.callees.empty())
+    out += "\n**Callees** (" + info.event + ")\n\n" + neighbour_list(info.callees, info.view_total);
+  if (!info.file.empty()) out += "\n*profile file:* `" + info.file + "`\n";
+  return out;
+}
+
+// What the hover at `line` of the document is about; false when nothing profiled is there.
+bool hover_target(const FileHeat &heat, const TextDocument *doc, int64_t line,
+                  HoverTarget *target) {
+  target->file_keys = heat.file_keys;
+  // A declaration line of a profiled function: the method.
+  if (doc) {
+    for (const HeatFunction &f : heat.functions) {
+      int32_t first = f.first_line > 0 ? doc->current_line(f.first_line - 1) : -1;
+      if (first >= 0 && declaration_line(doc->lines(), first, short_name(f.name)) == line) {
+        target->function = f.name;
+        return true;
+      }
+    }
+  }
+  TextDocument::Origin origin =
+      doc ? doc->origin(line) : TextDocument::Origin{static_cast<int32_t>(line), false};
+  if (origin.line < 0 || !heat.find(origin.line + 1)) return false;
+  target->line = origin.line + 1;
+  target->stale = origin.stale;
+  return true;
 }
 
 } // namespace
@@ -75,115 +193,44 @@ void LspServer::on_hover(const json &params, Reply reply) {
   FieldReader r(params);
   const json &td = r.object("textDocument");
   const json &pos = r.object("position");
-  if (!r.ok()) return reply.error(kInvalidParams, r.error());
+  if (!r.ok()) throw Failure::bad_params(r.error());
   std::string uri;
   int64_t line = 0;
   FieldReader(td, "params.textDocument").required("uri", &uri);
   FieldReader pr(pos, "params.position");
   pr.optional("line", &line, 0, INT32_MAX);
   if (uri.empty() || !pr.ok())
-    return reply.error(kInvalidParams, "params.textDocument.uri and params.position are required");
-  with_heat(
-      uri, "", "", reply.cancel_flag(),
-      [this, reply, uri, line](const LoadedProfile *lp, std::shared_ptr<const FileHeat> heat,
-                               const std::string &error) {
-        if (!error.empty() && error != "stale") return reply.error(kInvalidParams, error);
-        if (!heat || !lp) return reply(nullptr);
-        const TextDocument *doc = document(uri);
-        HoverTarget target;
-        target.file_keys = heat->file_keys;
-        TextDocument::Origin origin =
-            doc ? doc->origin(line) : TextDocument::Origin{static_cast<int32_t>(line), false};
-        // A declaration line of a profiled function: the method.
-        if (doc) {
-          for (const HeatFunction &f : heat->functions) {
-            int32_t first = f.first_line > 0 ? doc->current_line(f.first_line - 1) : -1;
-            if (first >= 0 && declaration_line(doc->lines(), first, short_name(f.name)) == line) {
-              target.function = f.name;
-              break;
-            }
-          }
-        }
-        if (target.function.empty()) {
-          if (origin.line < 0 || !heat->find(origin.line + 1)) return reply(nullptr);
-          target.line = origin.line + 1;
-          target.stale = origin.stale;
-        }
-        View base;
-        if (!session_view(*lp, "", &base, &reply)) return;
-        auto md = std::make_shared<std::string>();
-        HeatText text = heat_text(*heat);
-        work_->queue(
-            [md, target, base, text, views = lp->views, cancel = reply.cancel_flag()] {
-              const Profile &p = views->index().profile();
-              std::string &out = *md;
-              std::string where = target.function.empty()
-                                      ? (target.file_keys.empty() ? "" : target.file_keys[0]) +
-                                            ":" + std::to_string(target.line)
-                                      : target.function;
-              out += "**hotlines** \u00B7 `" + where + "`";
-              if (target.stale) out += " \u00B7 *edited since it was profiled*";
-              out += "\n\n| event | self | total |\n|---|---|---|\n";
-              for (EventId e = 0; e < p.events.size(); e++) {
-                Weight self, total, whole;
-                for (Measure m : {Measure::value, Measure::count}) {
-                  View v = base;
-                  v.event = std::string(p.str(p.events[e].name));
-                  v.measure = m;
-                  ViewResult vr = views->get(v, cancel);
-                  if (!vr.ok()) return;
-                  int64_t s = 0, t = 0;
-                  if (!target.function.empty()) {
-                    uint32_t key = vr.weights->functions().find(target.function);
-                    if (key != kNoKey) {
-                      KeySums sums = function_sums(*vr.weights);
-                      s = sums.self[key];
-                      t = sums.total[key];
-                    }
-                  } else {
-                    for (const std::string &k : target.file_keys)
-                      for (const FileLine &l : file_lines(*vr.weights, k).lines)
-                        if (l.line == target.line) s += l.self, t += l.total;
-                  }
-                  (m == Measure::value ? self.value : self.count) = s;
-                  (m == Measure::value ? total.value : total.count) = t;
-                  (m == Measure::value ? whole.value : whole.count) = vr.weights->total;
-                }
-                if (total.count == 0 && total.value == 0) continue;
-                HeatText et = text;
-                et.event = std::string(p.str(p.events[e].name));
-                et.unit = std::string(p.str(p.events[e].unit));
-                et.view_total = whole;
-                et.format = "percent";
-                auto cell = [&](Weight w) {
-                  std::string c =
-                      share(et.by_value && et.unit != "samples" ? w.value : w.count,
-                            et.by_value && et.unit != "samples" ? whole.value : whole.count) +
-                      " (" + thousands(w.count) + ")";
-                  return c;
-                };
-                out += "| " + et.event + " | " + cell(self) + " | " + cell(total) + " |\n";
-              }
-              View v = base;
-              ViewResult vr = views->get(v, cancel);
-              if (!vr.ok()) return;
-              std::string callers = neighbours(*vr.weights, target, TreeDirection::callers, cancel);
-              std::string callees = neighbours(*vr.weights, target, TreeDirection::callees, cancel);
-              if (!callers.empty()) out += "\n**Callers** (" + text.event + ")\n\n" + callers;
-              if (!callees.empty()) out += "\n**Callees** (" + text.event + ")\n\n" + callees;
-              if (!target.file_keys.empty())
-                out += "\n*profile file:* `" + target.file_keys[0] + "`\n";
-            },
-            [this, md, reply, line] {
-              if (reply.cancelled()) return reply.error(kRequestCancelled, "request cancelled");
-              if (md->empty()) return reply(nullptr);
-              reply({{"contents", {{"kind", "markdown"}, {"value", *md}}},
-                     {"range",
-                      {{"start", {{"line", line}, {"character", 0}}},
-                       {"end", {{"line", line + 1}, {"character", 0}}}}}});
-              finish_if_done();
-            });
-      });
+    throw Failure::bad_params("params.textDocument.uri and params.position are required");
+  session_.heat(uri, session_.profiles.latest(), "", reply.cancel_flag(),
+                [this, reply, uri, line](const LoadedProfile *lp,
+                                         std::shared_ptr<const FileHeat> heat,
+                                         const Failure *failure) {
+                  // A profile reloaded meanwhile: no hover rather than an error.
+                  if (failure && failure->kind != Failure::Kind::stale) return reply.fail(*failure);
+                  HoverTarget target;
+                  if (!heat || !lp || !hover_target(*heat, session_.document(uri), line, &target))
+                    return reply(nullptr);
+                  View base;
+                  Failure view_failure;
+                  if (!session_.view(*lp, "", &base, &view_failure))
+                    return reply.fail(view_failure);
+                  auto info = std::make_shared<HoverInfo>();
+                  info->event = heat->event;
+                  info->by_value = session_.config.by_value();
+                  auto ok = std::make_shared<bool>(false);
+                  work_->queue(
+                      [info, ok, target, base, views = lp->views, cancel = reply.cancel_flag()] {
+                        *ok = hover_info(*views, target, base, cancel, info.get());
+                      },
+                      [info, ok, reply, line] {
+                        if (reply.cancelled()) return reply.fail(Failure::cancelled());
+                        if (!*ok) return reply(nullptr);
+                        reply({{"contents", {{"kind", "markdown"}, {"value", present(*info)}}},
+                               {"range",
+                                {{"start", {{"line", line}, {"character", 0}}},
+                                 {"end", {{"line", line + 1}, {"character", 0}}}}}});
+                      });
+                });
 }
 
 } // namespace hotlines

@@ -1,6 +1,6 @@
 // LspServer handlers for loading profiles and the first queries: hotlines/loadProfile,
-// hotlines/profiles, hotlines/hotMethods and workspace/executeCommand. Loading and queries
-// run on worker threads; answers are sent from the loop thread.
+// unloadProfile, profiles and hotMethods, and run_query, which runs any query on a worker.
+// Loading and queries run on worker threads; answers are sent from the loop thread.
 #include "formats/loader.h"
 #include "protocol/hotlines_types.h"
 #include "protocol/json_fields.h"
@@ -35,11 +35,12 @@ ProfileSummary summarize(const LoadedProfile &lp) {
 
 } // namespace
 
-void LspServer::on_load_profile(const json &params, Reply reply) {
-  LoadProfileParams p;
-  std::string err = parse_load_profile_params(params, &p);
-  if (!err.empty()) return reply.error(kInvalidParams, err);
-  load_request(resolve_workspace_path(p.path), p.work_done_token, reply);
+void LspServer::on_load_profile(const LoadProfileParams &p, Reply reply) {
+  load_profile(resolve_workspace_path(p.path), p.work_done_token, reply.cancel_flag(),
+               [this, reply](const LoadedProfile *lp, const Failure *failure) {
+                 if (failure) return reply.fail(*failure);
+                 reply(to_json(summarize(*lp)));
+               });
 }
 
 std::string LspServer::resolve_workspace_path(const std::string &path) const {
@@ -48,22 +49,14 @@ std::string LspServer::resolve_workspace_path(const std::string &path) const {
   return absolute_path(path, root);
 }
 
-void LspServer::load_request(const std::string &path, const json &token, Reply reply) {
-  load_profile(path, token, reply.cancel_flag(),
-               [this, reply](const LoadedProfile *lp, const RpcError *e) {
-                 if (e) return reply.error(e->code, e->message, e->data);
-                 reply(to_json(summarize(*lp)));
-               });
-}
-
 void LspServer::reload_profile(const std::string &id) {
-  const LoadedProfile *lp = profiles_.find(id);
+  const LoadedProfile *lp = session_.profiles.find(id);
   if (!lp) return;
   load_profile(lp->path, nullptr, nullptr,
-               [this, path = lp->path](const LoadedProfile *, const RpcError *e) {
-                 if (e)
-                   log("warning",
-                       "reload of " + path + " failed; the loaded profile stays: " + e->message);
+               [this, path = lp->path](const LoadedProfile *, const Failure *failure) {
+                 if (failure)
+                   log("warning", "reload of " + path +
+                                      " failed; the loaded profile stays: " + failure->message);
                });
 }
 
@@ -101,7 +94,7 @@ void LspServer::load_profile(const std::string &path, const json &token,
   }
   log("info", "loading " + path);
   work_->queue(
-      [job, path, options, resolver = resolver_] {
+      [job, path, options, resolver = session_.resolver] {
         job->result = load_profile_file(path, options);
         if (!job->result.ok() || options.cancelled()) return;
         // The precomputed unfiltered views make the frequent queries lookups.
@@ -120,16 +113,16 @@ void LspServer::load_profile(const std::string &path, const json &token,
           send_notification("$/progress", {{"token", token}, {"value", {{"kind", "end"}}}});
         if ((cancel && cancel->load()) || (job->result.error.empty() && !job->index)) {
           log("info", "load of " + path + " cancelled");
-          RpcError e{kRequestCancelled, "request cancelled", nullptr};
-          done(nullptr, &e);
+          Failure cancelled = Failure::cancelled();
+          done(nullptr, &cancelled);
         } else if (!job->result.error.empty()) {
           const LoadResult &r = job->result;
           log("error", r.describe());
           json data = {{"path", path}};
           if (r.error_offset >= 0) data["offset"] = r.error_offset;
           if (r.error_line >= 0) data["line"] = r.error_line;
-          RpcError e{kRequestFailed, "cannot load profile: " + r.describe(), data};
-          done(nullptr, &e);
+          Failure failed = Failure::failed("cannot load profile: " + r.describe(), data);
+          done(nullptr, &failed);
         } else {
           // The answer comes with sources: a workspace indexed during the load (or being
           // indexed now) resolves the profile first.
@@ -138,9 +131,9 @@ void LspServer::load_profile(const std::string &path, const json &token,
             finish_if_done();
           };
           auto resolve = [this, job, finish] {
-            if (!resolver_ || exiting_) return finish();
+            if (!session_.resolver || exiting_) return finish();
             work_->queue(
-                [job, resolver = resolver_] {
+                [job, resolver = session_.resolver] {
                   job->resolution =
                       ProfileResolution::build(job->index->shared_profile(), *resolver);
                   if (job->resolution)
@@ -152,7 +145,6 @@ void LspServer::load_profile(const std::string &path, const json &token,
           if (workspace_building_) return after_workspace_.push_back(resolve);
           return resolve();
         }
-        finish_if_done();
       });
 }
 
@@ -160,12 +152,12 @@ void LspServer::on_unload_profile(const json &params, Reply reply) {
   FieldReader r(params);
   std::string id;
   r.required("profileId", &id);
-  if (!r.ok()) return reply.error(kInvalidParams, r.error());
-  const LoadedProfile *gone = profiles_.find(id);
-  if (!gone) return reply.error(kInvalidParams, "unknown profileId '" + id + "'");
+  if (!r.ok()) throw Failure::bad_params(r.error());
+  const LoadedProfile *gone = session_.profiles.find(id);
+  if (!gone) throw Failure::bad_params("unknown profileId '" + id + "'");
   if (watcher_) watcher_->unwatch(gone->path);
-  profiles_.remove(id);
-  if (baseline_id_ == id) baseline_id_.clear();
+  session_.profiles.remove(id);
+  if (session_.baseline_id == id) session_.baseline_id.clear();
   log("info", "unloaded " + id);
   annotations_changed();
   reply(nullptr);
@@ -173,24 +165,8 @@ void LspServer::on_unload_profile(const json &params, Reply reply) {
 
 void LspServer::on_profiles(const json &, Reply reply) {
   json list = json::array();
-  for (const auto &[id, lp] : profiles_.all()) list.push_back(to_json(summarize(lp)));
+  for (const auto &[id, lp] : session_.profiles.all()) list.push_back(to_json(summarize(lp)));
   reply({{"profiles", list}});
-}
-
-const LoadedProfile *LspServer::find_profile(const std::string &id, const Reply &reply) {
-  const LoadedProfile *lp = id.empty() ? profiles_.latest() : profiles_.find(id);
-  if (!lp)
-    reply.error(kInvalidParams,
-                id.empty() ? "no profile is loaded" : "unknown profileId '" + id + "'");
-  return lp;
-}
-
-bool LspServer::check_event(const Profile &p, const std::string &event, const Reply &reply) {
-  if (event.empty() || p.find_event(event) >= 0) return true;
-  std::string names;
-  for (const Event &e : p.events) names += (names.empty() ? "" : ", ") + std::string(p.str(e.name));
-  reply.error(kInvalidParams, "unknown event '" + event + "'; the profile has: " + names);
-  return false;
 }
 
 void LspServer::finish_load(const std::string &path, std::shared_ptr<const ProfileIndex> index,
@@ -198,16 +174,17 @@ void LspServer::finish_load(const std::string &path, std::shared_ptr<const Profi
                             std::shared_ptr<const ProfileResolution> resolution,
                             const std::string &warning, const LoadDone &done) {
   bool reloaded = false;
-  for (const auto &[id, other] : profiles_.all()) reloaded |= other.path == path;
-  const LoadedProfile &lp = profiles_.put(path, std::move(index), std::move(files), resolution);
+  for (const auto &[id, other] : session_.profiles.all()) reloaded |= other.path == path;
+  const LoadedProfile &lp =
+      session_.profiles.put(path, std::move(index), std::move(files), resolution);
   log("info", (reloaded ? "reloaded " : "loaded ") + path + " as " + lp.id);
   json summary = to_json(summarize(lp));
   // Watch before answering: a client may rewrite the file as soon as it has the answer.
-  if (config_.watch_profiles && !exiting_) {
+  if (session_.config.watch_profiles && !exiting_) {
     if (!watcher_)
       watcher_ = std::make_unique<FileWatcher>(work_->loop(), [this](const std::string &p) {
-        for (const auto &[id, other] : profiles_.all())
-          if (other.path == p && config_.watch_profiles && !exiting_) {
+        for (const auto &[id, other] : session_.profiles.all())
+          if (other.path == p && session_.config.watch_profiles && !exiting_) {
             log("info", p + " changed on disk: reloading");
             return reload_profile(id);
           }
@@ -222,71 +199,30 @@ void LspServer::finish_load(const std::string &path, std::shared_ptr<const Profi
     if (!warning.empty()) show_message(2, "hotlines: " + warning);
   }
   // Indexed since (or never resolved): resolve now.
-  if (!resolution && resolver_) resolve_profile(lp.id);
+  if (!resolution && session_.resolver) resolve_profile(lp.id);
 }
 
-void LspServer::run_query(const LoadedProfile &lp, Reply reply, std::function<json()> query) {
-  auto result = std::make_shared<json>();
-  std::string id = lp.id;
-  uint64_t generation = lp.generation;
-  work_->queue([result, query = std::move(query)] { *result = query(); },
-               [this, result, reply, id, generation] {
-                 const LoadedProfile *now = profiles_.find(id);
-                 if (reply.cancelled())
-                   reply.error(kRequestCancelled, "request cancelled");
-                 else if (!now || now->generation != generation)
-                   reply.error(kContentModified, "the profile was reloaded or unloaded; ask again");
-                 else if (result->is_object() && result->contains("error"))
-                   reply.error(kRequestFailed, (*result)["error"].get<std::string>());
-                 else
-                   reply(*result);
-                 finish_if_done();
+void LspServer::run_query(const LoadedProfile &lp, Reply reply, std::function<Outcome()> query) {
+  auto outcome = std::make_shared<Outcome>(nullptr);
+  work_->queue([outcome, query = std::move(query)] { *outcome = query(); },
+               [this, outcome, reply, id = lp.id, generation = lp.generation] {
+                 const LoadedProfile *now = session_.profiles.find(id);
+                 if (!reply.cancelled() && (!now || now->generation != generation))
+                   return reply.fail(Failure::stale());
+                 reply.answer(*outcome);
                });
 }
 
-void LspServer::on_hot_methods(const json &params, Reply reply) {
-  HotMethodsParams p;
-  std::string err = parse_hot_methods_params(params, &p);
-  if (!err.empty()) return reply.error(kInvalidParams, err);
-  const LoadedProfile *lp = find_profile(p.profile_id, reply);
-  if (!lp || !check_event(*lp->profile, p.event, reply)) return;
-  run_query(*lp, reply,
-            [index = lp->index, p, id = lp->id, cancel = reply.cancel_flag()]() -> json {
+void LspServer::on_hot_methods(const HotMethodsParams &p, Reply reply) {
+  const LoadedProfile &lp = session_.profile(p.profile_id);
+  Session::check_event(*lp.profile, p.event);
+  run_query(lp, reply,
+            [index = lp.index, p, id = lp.id, cancel = reply.cancel_flag()]() -> Outcome {
               auto r = hot_methods(*index, p, cancel);
-              if (!r.error.empty()) return {{"error", r.error}};
+              if (!r.error.empty()) return Failure::failed(r.error);
               r.result.profile_id = id;
               return to_json(r.result);
             });
-}
-
-void LspServer::on_execute_command(const json &params, Reply reply) {
-  FieldReader r(params);
-  std::string command;
-  json args = json::array(), token;
-  r.required("command", &command);
-  r.optional("arguments", &args);
-  r.optional("workDoneToken", &token);
-  if (!r.ok()) return reply.error(kInvalidParams, r.error());
-  if (!args.is_array()) return reply.error(kInvalidParams, "params.arguments must be an array");
-  json first = args.empty() ? json::object() : args[0];
-  if (command == "hotlines.loadProfile") {
-    LoadProfileParams p;
-    std::string err = parse_load_profile_params(first, &p);
-    if (!err.empty()) return reply.error(kInvalidParams, "arguments[0]: " + err);
-    return load_request(resolve_workspace_path(p.path), token.is_null() ? p.work_done_token : token,
-                        reply);
-  }
-  if (command == "hotlines.unloadProfile") return on_unload_profile(first, reply);
-  if (command == "hotlines.selectEvent") return on_select_event(first, reply);
-  if (command == "hotlines.selectThreads") return on_select_threads(first, reply);
-  if (command == "hotlines.setWindow") return on_set_window(first, reply);
-  if (command == "hotlines.setBaseline") return on_set_baseline(first, reply);
-  if (command == "hotlines.openView") return on_open_view(first, reply);
-  if (command == "hotlines.hotMethods") return on_hot_methods(first, reply);
-  if (command == "hotlines.fileAnnotations") return on_file_annotations(first, reply);
-  if (command == "hotlines.run") return on_run(first, reply);
-  if (command == "hotlines.cancelRun") return on_cancel_run(first, reply);
-  reply.error(kInvalidParams, "unknown command '" + command + "'");
 }
 
 } // namespace hotlines

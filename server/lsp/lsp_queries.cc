@@ -68,20 +68,18 @@ json tree_nodes(const ViewWeights &value, const ProfileResolution *res, const Ca
 
 } // namespace
 
-bool LspServer::request_view(const LoadedProfile &lp, const json &params, View *view,
-                             const Reply &reply) {
+View LspServer::request_view(const LoadedProfile &lp, const json &params) const {
   std::string event;
   if (params.is_object() && params.contains("event") && params["event"].is_string())
     event = params["event"].get<std::string>();
-  if (!check_event(*lp.profile, event, reply)) return false;
-  if (!session_view(lp, event, view, &reply)) return false;
-  if (!params.is_object()) return true;
+  Session::check_event(*lp.profile, event);
+  View out = session_.view(lp, event);
+  View *view = &out;
+  if (!params.is_object()) return out;
   if (params.contains("measure")) {
     const json &m = params["measure"];
-    if (m != "count" && m != "value") {
-      reply.error(kInvalidParams, "params.measure must be \"count\" or \"value\"");
-      return false;
-    }
+    if (m != "count" && m != "value")
+      throw Failure::bad_params("params.measure must be \"count\" or \"value\"");
     view->measure = m == "count" ? Measure::count : Measure::value;
   }
   ViewSpec spec;
@@ -105,10 +103,7 @@ bool LspServer::request_view(const LoadedProfile &lp, const json &params, View *
   if (overridden) {
     View extra;
     std::string error;
-    if (!make_view(spec, *lp.index, &extra, &error)) {
-      reply.error(kInvalidParams, error);
-      return false;
-    }
+    if (!make_view(spec, *lp.index, &extra, &error)) throw Failure::bad_params(error);
     if (params.contains("threads")) view->threads = extra.threads;
     if (extra.from_ns) view->from_ns = extra.from_ns;
     if (extra.to_ns) view->to_ns = extra.to_ns;
@@ -118,16 +113,15 @@ bool LspServer::request_view(const LoadedProfile &lp, const json &params, View *
   if (params.contains("exclude")) view->exclude = string_list(params["exclude"]);
   if (params.contains("noIdle") && params["noIdle"].is_boolean())
     view->no_idle = params["noIdle"].get<bool>();
-  return true;
+  return out;
 }
 
 void LspServer::on_events(const json &params, Reply reply) {
   FieldReader r(params);
   std::string id;
   r.optional("profileId", &id);
-  if (!r.ok()) return reply.error(kInvalidParams, r.error());
-  const LoadedProfile *lp = find_profile(id, reply);
-  if (!lp) return;
+  if (!r.ok()) throw Failure::bad_params(r.error());
+  const LoadedProfile *lp = &session_.profile(id);
   json events = json::array();
   for (const EventRow &e : list_events(*lp->profile))
     events.push_back({{"name", e.name},
@@ -145,22 +139,22 @@ void LspServer::on_threads(const json &params, Reply reply) {
   bool grouped = true;
   r.optional("profileId", &id);
   r.optional("grouped", &grouped);
-  if (!r.ok()) return reply.error(kInvalidParams, r.error());
-  const LoadedProfile *lp = find_profile(id, reply);
-  View view;
-  if (!lp || !request_view(*lp, params, &view, reply)) return;
-  run_query(*lp, reply, [index = lp->index, view, grouped, cancel = reply.cancel_flag()]() -> json {
-    ThreadsResult t = thread_weights(*index, view, grouped, cancel);
-    if (!t.error.empty()) return {{"error", t.error}};
-    json rows = json::array();
-    for (const ThreadRow &row : t.rows) {
-      json j = {{"name", row.name}, {"weight", row.weight}, {"threads", row.members.size()}};
-      if (row.os_tid >= 0) j["osTid"] = row.os_tid;
-      if (row.java_tid >= 0) j["javaTid"] = row.java_tid;
-      rows.push_back(j);
-    }
-    return {{"total", t.view_total}, {"threads", rows}};
-  });
+  if (!r.ok()) throw Failure::bad_params(r.error());
+  const LoadedProfile *lp = &session_.profile(id);
+  View view = request_view(*lp, params);
+  run_query(
+      *lp, reply, [index = lp->index, view, grouped, cancel = reply.cancel_flag()]() -> Outcome {
+        ThreadsResult t = thread_weights(*index, view, grouped, cancel);
+        if (!t.error.empty()) return Failure::failed(t.error);
+        json rows = json::array();
+        for (const ThreadRow &row : t.rows) {
+          json j = {{"name", row.name}, {"weight", row.weight}, {"threads", row.members.size()}};
+          if (row.os_tid >= 0) j["osTid"] = row.os_tid;
+          if (row.java_tid >= 0) j["javaTid"] = row.java_tid;
+          rows.push_back(j);
+        }
+        return json{{"total", t.view_total}, {"threads", rows}};
+      });
 }
 
 void LspServer::on_tree(const json &params, Reply reply, const char *kind) {
@@ -177,21 +171,19 @@ void LspServer::on_tree(const json &params, Reply reply, const char *kind) {
   r.optional("maxNodes", &max_nodes, 0, 10'000'000);
   if (params.is_object() && params.contains("minPercent")) {
     if (!params["minPercent"].is_number())
-      return reply.error(kInvalidParams, "params.minPercent must be a number");
+      throw Failure::bad_params("params.minPercent must be a number");
     min_percent = params["minPercent"].get<double>();
   }
-  if (!r.ok()) return reply.error(kInvalidParams, r.error());
+  if (!r.ok()) throw Failure::bad_params(r.error());
   const std::string what = kind;
   const bool flame = what == "flameGraph";
   const bool anchored = !function.empty() || line > 0;
   if ((what == "callers" || what == "callees") && !anchored)
-    return reply.error(kInvalidParams,
-                       "params.function, or params.uri/file with params.line, is required");
+    throw Failure::bad_params("params.function, or params.uri/file with params.line, is required");
   if (line > 0 && file.empty() && uri.empty())
-    return reply.error(kInvalidParams, "params.line needs params.uri or params.file");
-  const LoadedProfile *lp = find_profile(id, reply);
-  View view;
-  if (!lp || !request_view(*lp, params, &view, reply)) return;
+    throw Failure::bad_params("params.line needs params.uri or params.file");
+  const LoadedProfile *lp = &session_.profile(id);
+  View view = request_view(*lp, params);
   TreeOptions o;
   o.direction = what == "callers" ? TreeDirection::callers : TreeDirection::callees;
   o.method = function;
@@ -203,46 +195,45 @@ void LspServer::on_tree(const json &params, Reply reply, const char *kind) {
   o.min_pct = min_percent >= 0 ? min_percent : flame ? 0.01 : 0;
   o.max_nodes = max_nodes > 0 ? static_cast<size_t>(max_nodes) : flame ? 20000 : 5000;
   std::string path = uri.empty() ? std::string() : path_of_uri(uri);
-  run_query(
-      *lp, reply,
-      [views = lp->views, res = lp->resolution, view, o, file, path, flame,
-       cancel = reply.cancel_flag()]() mutable -> json {
-        View count_view = view;
-        count_view.measure = view.measure == Measure::value ? Measure::count : Measure::value;
-        ViewResult v = views->get(view, cancel), c = views->get(count_view, cancel);
-        if (!v.ok() || !c.ok())
-          return {{"error", v.cancelled || c.cancelled ? "cancelled" : v.ok() ? c.error : v.error}};
-        const ViewWeights &value = view.measure == Measure::value ? *v.weights : *c.weights;
-        const ViewWeights &count = view.measure == Measure::value ? *c.weights : *v.weights;
-        std::vector<std::string> keys;
-        if (!file.empty()) keys.push_back(file);
-        if (!path.empty()) keys = recorded_keys_for_path(res.get(), views->index().lines(), path);
-        if (o.line > 0 && keys.empty())
-          return {{"error", "no frame of the profile is in that file"}};
-        CallTree tree, count_tree;
-        if (flame) {
-          tree = flame_graph(value, o, cancel);
-          count_tree = flame_graph(count, o, cancel);
-        } else if (keys.empty()) {
-          tree = call_tree(value, o, cancel);
-          count_tree = call_tree(count, o, cancel);
-        } else {
-          // A line anchor: the first recorded file that has frames on the line.
-          for (const std::string &k : keys) {
-            o.file = k;
-            tree = call_tree(value, o, cancel);
-            if (tree.anchor_found) break;
-          }
-          count_tree = call_tree(count, o, cancel);
-        }
-        if (cancel && cancel->load()) return {{"error", "cancelled"}};
-        if (tree.anchored && !tree.anchor_found)
-          return {{"error", "nothing in the profile matches the anchor"}};
-        return {{"event", value.event_name()},
-                {"unit", value.unit()},
-                {"total", weight_pair(count.total, value.total)},
-                {"nodes", tree_nodes(value, res.get(), tree, count_tree)}};
-      });
+  run_query(*lp, reply,
+            [views = lp->views, res = lp->resolution, view, o, file, path, flame,
+             cancel = reply.cancel_flag()]() mutable -> Outcome {
+              View count_view = view;
+              count_view.measure = view.measure == Measure::value ? Measure::count : Measure::value;
+              ViewResult v = views->get(view, cancel), c = views->get(count_view, cancel);
+              if (!v.ok() || !c.ok()) return Failure::failed(v.ok() ? c.error : v.error);
+              const ViewWeights &value = view.measure == Measure::value ? *v.weights : *c.weights;
+              const ViewWeights &count = view.measure == Measure::value ? *c.weights : *v.weights;
+              std::vector<std::string> keys;
+              if (!file.empty()) keys.push_back(file);
+              if (!path.empty())
+                keys = recorded_keys_for_path(res.get(), views->index().lines(), path);
+              if (o.line > 0 && keys.empty())
+                return Failure::failed("no frame of the profile is in that file");
+              CallTree tree, count_tree;
+              if (flame) {
+                tree = flame_graph(value, o, cancel);
+                count_tree = flame_graph(count, o, cancel);
+              } else if (keys.empty()) {
+                tree = call_tree(value, o, cancel);
+                count_tree = call_tree(count, o, cancel);
+              } else {
+                // A line anchor: the first recorded file that has frames on the line.
+                for (const std::string &k : keys) {
+                  o.file = k;
+                  tree = call_tree(value, o, cancel);
+                  if (tree.anchor_found) break;
+                }
+                count_tree = call_tree(count, o, cancel);
+              }
+              if (cancel && cancel->load()) return Failure::cancelled();
+              if (tree.anchored && !tree.anchor_found)
+                return Failure::failed("nothing in the profile matches the anchor");
+              return json{{"event", value.event_name()},
+                          {"unit", value.unit()},
+                          {"total", weight_pair(count.total, value.total)},
+                          {"nodes", tree_nodes(value, res.get(), tree, count_tree)}};
+            });
 }
 
 void LspServer::on_flame_graph(const json &params, Reply reply) {
@@ -266,18 +257,17 @@ void LspServer::on_timeline(const json &params, Reply reply) {
   r.optional("compareEvent", &compare);
   r.optional("buckets", &buckets, 0, 100000);
   r.optional("resolutionMs", &resolution_ms, 0, INT32_MAX);
-  if (!r.ok()) return reply.error(kInvalidParams, r.error());
-  const LoadedProfile *lp = find_profile(id, reply);
-  View view;
-  if (!lp || !request_view(*lp, params, &view, reply)) return;
-  if (!compare.empty() && !check_event(*lp->profile, compare, reply)) return;
+  if (!r.ok()) throw Failure::bad_params(r.error());
+  const LoadedProfile *lp = &session_.profile(id);
+  View view = request_view(*lp, params);
+  if (!compare.empty()) Session::check_event(*lp->profile, compare);
   TimelineOptions o;
   o.buckets = static_cast<uint32_t>(buckets);
   o.resolution_ns = resolution_ms * 1'000'000;
   o.compare_event = compare;
-  run_query(*lp, reply, [index = lp->index, view, o, cancel = reply.cancel_flag()]() -> json {
+  run_query(*lp, reply, [index = lp->index, view, o, cancel = reply.cancel_flag()]() -> Outcome {
     Timeline t = timeline(*index, view, o, cancel);
-    if (!t.error.empty()) return {{"error", t.error}};
+    if (!t.error.empty()) return Failure::failed(t.error);
     json buckets = json::array();
     for (const TimelineBucket &b : t.buckets) {
       json j = {{"start", b.start_ns}, {"end", b.end_ns}, {"weight", b.weight}, {"peak", b.peak}};
@@ -306,17 +296,13 @@ void LspServer::on_diff(const json &params, Reply reply) {
   r.optional("uri", &uri);
   r.optional("sort", &sort);
   r.optional("limit", &top, 0, 1'000'000);
-  if (!r.ok()) return reply.error(kInvalidParams, r.error());
-  if (baseline.empty()) baseline = baseline_id_;
+  if (!r.ok()) throw Failure::bad_params(r.error());
+  if (baseline.empty()) baseline = session_.baseline_id;
   if (baseline.empty())
-    return reply.error(kInvalidParams, "params.baselineId is required (or set a baseline first)");
-  const LoadedProfile *after = find_profile(id, reply);
-  if (!after) return;
-  const LoadedProfile *before = find_profile(baseline, reply);
-  if (!before) return;
-  View va, vb;
-  if (!request_view(*after, params, &va, reply) || !request_view(*before, params, &vb, reply))
-    return;
+    throw Failure::bad_params("params.baselineId is required (or set a baseline first)");
+  const LoadedProfile *after = &session_.profile(id);
+  const LoadedProfile *before = &session_.profile(baseline);
+  View va = request_view(*after, params), vb = request_view(*before, params);
   DiffOptions o;
   o.measure = sort == "total" ? SortBy::total : SortBy::self;
   o.top = static_cast<size_t>(top);
@@ -324,9 +310,9 @@ void LspServer::on_diff(const json &params, Reply reply) {
   run_query(
       *after, reply,
       [a = after->views, b = before->views, res = after->resolution, va, vb, o, path,
-       cancel = reply.cancel_flag()]() -> json {
+       cancel = reply.cancel_flag()]() -> Outcome {
         ViewResult ra = a->get(va, cancel), rb = b->get(vb, cancel);
-        if (!ra.ok() || !rb.ok()) return {{"error", ra.ok() ? rb.error : ra.error}};
+        if (!ra.ok() || !rb.ok()) return Failure::failed(ra.ok() ? rb.error : ra.error);
         Diff d;
         std::string file;
         if (path.empty()) {
@@ -334,7 +320,7 @@ void LspServer::on_diff(const json &params, Reply reply) {
         } else {
           std::vector<std::string> keys =
               recorded_keys_for_path(res.get(), a->index().lines(), path);
-          if (keys.empty()) return {{"error", "no frame of the profile is in that file"}};
+          if (keys.empty()) return Failure::failed("no frame of the profile is in that file");
           file = keys[0];
           d = diff_lines(*rb.weights, *ra.weights, file, o);
         }

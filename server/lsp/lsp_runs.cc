@@ -131,10 +131,8 @@ std::string LspServer::workspace_root() const {
   return "";
 }
 
-void LspServer::on_run(const json &params, Reply reply) {
-  RunParams p;
-  std::string err = parse_run_params(params, &p);
-  if (!err.empty()) return reply.error(kInvalidParams, err);
+void LspServer::on_run(const RunParams &params, Reply reply) {
+  RunParams p = params;
   if (!p.cwd.empty()) p.cwd = path_of_uri(p.cwd);
   RecipeContext ctx;
   ctx.workspace_root = workspace_root();
@@ -145,21 +143,20 @@ void LspServer::on_run(const json &params, Reply reply) {
     return fs::exists(f, ec);
   };
   RunPlan plan;
-  err = build_run_plan(p, ctx, &plan);
-  if (!err.empty()) return reply.error(kInvalidParams, err);
+  std::string err = build_run_plan(p, ctx, &plan);
+  if (!err.empty()) throw Failure::bad_params(err);
   std::error_code ec;
   if (!fs::is_directory(plan.cwd, ec))
-    return reply.error(kInvalidParams, "params.cwd is not a directory: " + plan.cwd);
+    throw Failure::bad_params("params.cwd is not a directory: " + plan.cwd);
   fs::create_directories(plan.output_dir, ec);
   if (!fs::is_directory(plan.output_dir, ec))
-    return reply.error(kRequestFailed, "cannot create the output directory " + plan.output_dir);
+    throw Failure::failed("cannot create the output directory " + plan.output_dir);
   const std::string ignore = plan.output_dir + "/.gitignore";
   if (plan.default_output_dir && !fs::exists(ignore, ec) && !write_file(ignore, "*\n"))
-    return reply.error(kRequestFailed, "cannot write " + ignore);
+    throw Failure::failed("cannot write " + ignore);
   for (const RunFile &f : plan.files) {
     fs::create_directories(fs::path(f.path).parent_path(), ec);
-    if (!write_file(f.path, f.content))
-      return reply.error(kRequestFailed, "cannot write " + f.path);
+    if (!write_file(f.path, f.content)) throw Failure::failed("cannot write " + f.path);
   }
   fs::remove(plan.profile_path, ec);
 
@@ -195,34 +192,28 @@ void LspServer::finish_run(const std::string &id, const RunPlan &plan, const Run
   log("info", "run " + id + " finished in " + std::to_string(o.duration_ms) + " ms");
   std::string tail = last_lines(o.output, 20);
   load_profile(plan.profile_path, nullptr, nullptr,
-               [this, f, tail](const LoadedProfile *lp, const RpcError *e) mutable {
-                 if (e)
-                   f.error = RunError{"loadFailed", e->message, tail};
+               [this, f, tail](const LoadedProfile *lp, const Failure *failure) mutable {
+                 if (failure)
+                   f.error = RunError{"loadFailed", failure->message, tail};
                  else
                    f.profile_id = lp->id;
                  if (!exiting_) send_notification("hotlines/runFinished", to_json(f));
                });
 }
 
-void LspServer::on_cancel_run(const json &params, Reply reply) {
-  std::string id;
-  std::string err = parse_cancel_run_params(params, &id);
-  if (!err.empty()) return reply.error(kInvalidParams, err);
-  bool cancelled = runs_ && runs_->cancel(id);
-  if (cancelled) log("info", "run " + id + " cancelled");
+void LspServer::on_cancel_run(const CancelRunParams &p, Reply reply) {
+  bool cancelled = runs_ && runs_->cancel(p.run_id);
+  if (cancelled) log("info", "run " + p.run_id + " cancelled");
   reply({{"cancelled", cancelled}});
 }
 
-void LspServer::on_list_jvms(const json &params, Reply reply) {
-  std::string jcmd;
-  std::string err = parse_list_jvms_params(params, &jcmd);
-  if (!err.empty()) return reply.error(kInvalidParams, err);
+void LspServer::on_list_jvms(const ListJvmsParams &p, Reply reply) {
   RunPlan plan;
   plan.label = "jcmd -l";
   std::string root = workspace_root();
   std::error_code ec;
   plan.cwd = !root.empty() && fs::is_directory(root, ec) ? root : "/";
-  plan.steps.push_back({{jcmd.empty() ? "jcmd" : jcmd, "-l"}, 0, false});
+  plan.steps.push_back({{p.jcmd.empty() ? "jcmd" : p.jcmd, "-l"}, 0, false});
   auto out = std::make_shared<std::string>();
   RunManager::Callbacks callbacks;
   callbacks.output = [out](const std::string &stream, const std::string &text) {
@@ -230,10 +221,10 @@ void LspServer::on_list_jvms(const json &params, Reply reply) {
   };
   callbacks.finished = [this, out, reply](RunOutcome o) {
     if (o.spawn_error)
-      reply.error(kRequestFailed, "cannot run jcmd: " + std::string(uv_strerror(o.spawn_error)) +
-                                      " (install a JDK, or pass params.jcmd)");
+      reply.fail(Failure::failed("cannot run jcmd: " + std::string(uv_strerror(o.spawn_error)) +
+                                 " (install a JDK, or pass params.jcmd)"));
     else if (o.timed_out || o.cancelled || !o.exit_code || *o.exit_code != 0)
-      reply.error(kRequestFailed, "jcmd -l failed: " + last_lines(o.output, 5));
+      reply.fail(Failure::failed("jcmd -l failed: " + last_lines(o.output, 5)));
     else
       reply(to_json(parse_jcmd_list(*out)));
     finish_if_done();
@@ -249,7 +240,8 @@ bool LspServer::tests_in_file(const std::string &uri, TestsInFileResult *result,
   result->language = lang == TestLanguage::java ? "java" : lang == TestLanguage::go ? "go" : "";
   if (lang == TestLanguage::none) return true;
   std::string text;
-  if (const TextDocument *doc = document(uri)) { // the editor's text, unsaved edits included
+  if (const TextDocument *doc =
+          session_.document(uri)) { // the editor's text, unsaved edits included
     for (const std::string &line : doc->lines()) text += line + "\n";
   } else {
     std::ifstream in(path, std::ios::binary);
@@ -278,12 +270,10 @@ bool LspServer::tests_in_file(const std::string &uri, TestsInFileResult *result,
   return true;
 }
 
-void LspServer::on_tests_in_file(const json &params, Reply reply) {
-  std::string uri, error;
-  std::string err = parse_tests_in_file_params(params, &uri);
-  if (!err.empty()) return reply.error(kInvalidParams, err);
+void LspServer::on_tests_in_file(const TestsInFileParams &p, Reply reply) {
   TestsInFileResult result;
-  if (!tests_in_file(uri, &result, &error)) return reply.error(kRequestFailed, error);
+  std::string error;
+  if (!tests_in_file(p.uri, &result, &error)) throw Failure::failed(error);
   reply(to_json(result));
 }
 

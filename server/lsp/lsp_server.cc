@@ -1,6 +1,10 @@
-// LspServer: dispatch, replies, cancellation and the LSP lifecycle (see lsp_server.h).
+// LspServer: the binding table, dispatch, replies, cancellation, the LSP lifecycle and
+// workspace/executeCommand (see lsp_server.h).
 #include "server/lsp/lsp_server.h"
 
+#include "protocol/json_fields.h"
+
+#include <algorithm>
 #include <cstdio>
 
 namespace hotlines {
@@ -21,7 +25,7 @@ struct LspServer::Reply::State {
   ~State() {
     if (!replied)
       send(make_error_response(
-          id, {kInternalError, "internal error: request was not answered", nullptr}));
+          id, Failure{Failure::Kind::internal, "internal error: request was not answered"}.rpc()));
   }
 };
 
@@ -35,8 +39,15 @@ void LspServer::Reply::operator()(const json &result) const {
   state_->send(make_response(state_->id, result));
 }
 
-void LspServer::Reply::error(int code, std::string message, json data) const {
-  state_->send(make_error_response(state_->id, {code, std::move(message), std::move(data)}));
+void LspServer::Reply::fail(const Failure &failure) const {
+  state_->send(
+      make_error_response(state_->id, cancelled() ? Failure::cancelled().rpc() : failure.rpc()));
+}
+
+void LspServer::Reply::answer(const Outcome &outcome) const {
+  if (!outcome.ok()) return fail(outcome.failure());
+  if (cancelled()) return fail(Failure::cancelled());
+  (*this)(outcome.result());
 }
 
 bool LspServer::Reply::cancelled() const {
@@ -47,59 +58,75 @@ const std::atomic<bool> *LspServer::Reply::cancel_flag() const {
 }
 
 LspServer::LspServer(LoopWork *work, Options options, Send send)
-    : work_(work), options_(options), send_(std::move(send)) {
-  bind_methods();
+    : work_(work), options_(options), send_(std::move(send)), session_(work) {
+  // Whatever work ends may be the last thing an exiting server waits for.
+  work_->set_after_done([this] { finish_if_done(); });
 }
 
 LspServer::~LspServer() = default;
 
-// The whole server surface, one line per method.
-void LspServer::bind_methods() {
-  requests_["initialize"] = &LspServer::on_initialize;
-  requests_["shutdown"] = &LspServer::on_shutdown;
-  requests_["hotlines/loadProfile"] = &LspServer::on_load_profile;
-  requests_["hotlines/profiles"] = &LspServer::on_profiles;
-  requests_["hotlines/hotMethods"] = &LspServer::on_hot_methods;
-  requests_["hotlines/fileAnnotations"] = &LspServer::on_file_annotations;
-  requests_["hotlines/unloadProfile"] = &LspServer::on_unload_profile;
-  requests_["hotlines/events"] = &LspServer::on_events;
-  requests_["hotlines/threads"] = &LspServer::on_threads;
-  requests_["hotlines/flameGraph"] = &LspServer::on_flame_graph;
-  requests_["hotlines/callTree"] = &LspServer::on_call_tree;
-  requests_["hotlines/callers"] = &LspServer::on_callers;
-  requests_["hotlines/callees"] = &LspServer::on_callees;
-  requests_["hotlines/timeline"] = &LspServer::on_timeline;
-  requests_["hotlines/diff"] = &LspServer::on_diff;
-  requests_["workspace/executeCommand"] = &LspServer::on_execute_command;
-  requests_["textDocument/inlayHint"] = &LspServer::on_inlay_hint;
-  requests_["textDocument/codeLens"] = &LspServer::on_code_lens;
-  requests_["textDocument/hover"] = &LspServer::on_hover;
-  requests_["workspace/symbol"] = &LspServer::on_workspace_symbol;
-  requests_["hotlines/resolveFrame"] = &LspServer::on_resolve_frame;
-  requests_["hotlines/openView"] = &LspServer::on_open_view;
-  requests_["hotlines/flameDocument"] = &LspServer::on_flame_document;
-  requests_["hotlines/resolutionReport"] = &LspServer::on_resolution_report;
-  requests_["hotlines/run"] = &LspServer::on_run;
-  requests_["hotlines/cancelRun"] = &LspServer::on_cancel_run;
-  requests_["hotlines/listJvms"] = &LspServer::on_list_jvms;
-  requests_["hotlines/testsInFile"] = &LspServer::on_tests_in_file;
-
-  notifications_["initialized"] = &LspServer::on_initialized;
-  notifications_["exit"] = &LspServer::on_exit;
-  notifications_["$/cancelRequest"] = &LspServer::on_cancel_request;
-  notifications_["$/setTrace"] = &LspServer::on_set_trace;
-  notifications_["textDocument/didOpen"] = &LspServer::on_did_open;
-  notifications_["textDocument/didChange"] = &LspServer::on_did_change;
-  notifications_["textDocument/didClose"] = &LspServer::on_did_close;
-  notifications_["textDocument/didSave"] = &LspServer::on_did_save;
-  notifications_["workspace/didChangeConfiguration"] = &LspServer::on_did_change_configuration;
-  notifications_["workspace/didChangeWatchedFiles"] = &LspServer::on_did_change_watched_files;
-
-  commands_ = {"hotlines.loadProfile",   "hotlines.unloadProfile",   "hotlines.selectEvent",
-               "hotlines.selectThreads", "hotlines.setWindow",       "hotlines.setBaseline",
-               "hotlines.hotMethods",    "hotlines.fileAnnotations", "hotlines.run",
-               "hotlines.cancelRun",     "hotlines.openView"};
+template <typename P, void (LspServer::*H)(const P &, LspServer::Reply)>
+void LspServer::typed(const json &params, Reply reply) {
+  P p;
+  std::string err = parse_params(params, &p);
+  if (!err.empty()) return reply.fail(Failure::bad_params(err));
+  (this->*H)(p, std::move(reply));
 }
+
+// The whole server surface, one line per request or command: the executeCommand list, the
+// advertised hotlines/* requests and dispatch all come from here.
+const LspServer::RequestBinding LspServer::kRequests[] = {
+    {"initialize", nullptr, &LspServer::typed<InitializeParams, &LspServer::on_initialize>},
+    {"shutdown", nullptr, &LspServer::on_shutdown},
+    {"hotlines/loadProfile", "hotlines.loadProfile",
+     &LspServer::typed<LoadProfileParams, &LspServer::on_load_profile>},
+    {"hotlines/unloadProfile", "hotlines.unloadProfile", &LspServer::on_unload_profile},
+    {nullptr, "hotlines.selectEvent", &LspServer::on_select_event},
+    {nullptr, "hotlines.selectThreads", &LspServer::on_select_threads},
+    {nullptr, "hotlines.setWindow", &LspServer::on_set_window},
+    {nullptr, "hotlines.setBaseline", &LspServer::on_set_baseline},
+    {"hotlines/hotMethods", "hotlines.hotMethods",
+     &LspServer::typed<HotMethodsParams, &LspServer::on_hot_methods>},
+    {"hotlines/fileAnnotations", "hotlines.fileAnnotations",
+     &LspServer::typed<FileAnnotationsParams, &LspServer::on_file_annotations>},
+    {"hotlines/run", "hotlines.run", &LspServer::typed<RunParams, &LspServer::on_run>},
+    {"hotlines/cancelRun", "hotlines.cancelRun",
+     &LspServer::typed<CancelRunParams, &LspServer::on_cancel_run>},
+    {"hotlines/openView", "hotlines.openView", &LspServer::on_open_view},
+    {"hotlines/profiles", nullptr, &LspServer::on_profiles},
+    {"hotlines/events", nullptr, &LspServer::on_events},
+    {"hotlines/threads", nullptr, &LspServer::on_threads},
+    {"hotlines/flameGraph", nullptr, &LspServer::on_flame_graph},
+    {"hotlines/callTree", nullptr, &LspServer::on_call_tree},
+    {"hotlines/callers", nullptr, &LspServer::on_callers},
+    {"hotlines/callees", nullptr, &LspServer::on_callees},
+    {"hotlines/timeline", nullptr, &LspServer::on_timeline},
+    {"hotlines/diff", nullptr, &LspServer::on_diff},
+    {"hotlines/resolveFrame", nullptr, &LspServer::on_resolve_frame},
+    {"hotlines/resolutionReport", nullptr, &LspServer::on_resolution_report},
+    {"hotlines/flameDocument", nullptr, &LspServer::on_flame_document},
+    {"hotlines/listJvms", nullptr, &LspServer::typed<ListJvmsParams, &LspServer::on_list_jvms>},
+    {"hotlines/testsInFile", nullptr,
+     &LspServer::typed<TestsInFileParams, &LspServer::on_tests_in_file>},
+    {"workspace/executeCommand", nullptr, &LspServer::on_execute_command},
+    {"workspace/symbol", nullptr, &LspServer::on_workspace_symbol},
+    {"textDocument/inlayHint", nullptr, &LspServer::on_inlay_hint},
+    {"textDocument/codeLens", nullptr, &LspServer::on_code_lens},
+    {"textDocument/hover", nullptr, &LspServer::on_hover},
+};
+
+const LspServer::NotificationBinding LspServer::kNotifications[] = {
+    {"initialized", &LspServer::on_initialized},
+    {"exit", &LspServer::on_exit},
+    {"$/cancelRequest", &LspServer::on_cancel_request},
+    {"$/setTrace", &LspServer::on_set_trace},
+    {"textDocument/didOpen", &LspServer::on_did_open},
+    {"textDocument/didChange", &LspServer::on_did_change},
+    {"textDocument/didClose", &LspServer::on_did_close},
+    {"textDocument/didSave", &LspServer::on_did_save},
+    {"workspace/didChangeConfiguration", &LspServer::on_did_change_configuration},
+    {"workspace/didChangeWatchedFiles", &LspServer::on_did_change_watched_files},
+};
 
 void LspServer::send_notification(std::string_view method, const json &params) {
   send_(make_notification(method, params));
@@ -153,38 +180,70 @@ void LspServer::handle_message(const std::string &body) {
   }
   if (msg.kind == Incoming::Kind::notification) {
     if (exiting_) return;
-    auto it = notifications_.find(msg.method);
-    if (it == notifications_.end()) {
+    const NotificationBinding *bound = nullptr;
+    for (const NotificationBinding &b : kNotifications)
+      if (msg.method == b.method) bound = &b;
+    if (!bound) {
       if (msg.method.rfind("$/", 0) != 0) log("debug", "ignored notification " + msg.method);
       return;
     }
     if (!initialized_ && msg.method != "exit") return; // dropped before initialize, per spec
     try {
-      (this->*it->second)(msg.params);
+      (this->*bound->handler)(msg.params);
+    } catch (const Failure &f) {
+      log("error", msg.method + ": " + f.message);
     } catch (const std::exception &e) {
       log("error", msg.method + ": " + e.what());
     }
     return;
   }
   Reply reply(this, msg.id);
-  if (exiting_) return reply.error(kInvalidRequest, "the server is exiting");
+  if (exiting_) return reply.fail({Failure::Kind::bad_request, "the server is exiting"});
   if (in_flight_.count(reply.state_->key)) {
     reply.state_->key.clear(); // do not disturb the request that owns this id
-    return reply.error(kInvalidRequest,
-                       "a request with id " + msg.id.dump() + " is already in flight");
+    return reply.fail({Failure::Kind::bad_request,
+                       "a request with id " + msg.id.dump() + " is already in flight"});
   }
   in_flight_[reply.state_->key] = reply.state_;
-  auto it = requests_.find(msg.method);
   if (!initialized_ && msg.method != "initialize")
-    return reply.error(kServerNotInitialized, "server not initialized: send initialize first");
+    return reply.fail(
+        {Failure::Kind::not_initialized, "server not initialized: send initialize first"});
   if (shutdown_)
-    return reply.error(kInvalidRequest, "the server is shut down: only exit is accepted");
-  if (it == requests_.end()) return reply.error(kMethodNotFound, "method not found: " + msg.method);
+    return reply.fail(
+        {Failure::Kind::bad_request, "the server is shut down: only exit is accepted"});
+  for (const RequestBinding &b : kRequests)
+    if (b.method && msg.method == b.method) return dispatch(b.method, b.handler, msg.params, reply);
+  reply.fail({Failure::Kind::method_not_found, "method not found: " + msg.method});
+}
+
+void LspServer::dispatch(const char *method, RequestHandler handler, const json &params,
+                         Reply reply) {
   try {
-    (this->*it->second)(msg.params, reply);
+    (this->*handler)(params, reply);
+  } catch (const Failure &f) {
+    reply.fail(f);
   } catch (const std::exception &e) {
-    reply.error(kInternalError, std::string("internal error: ") + e.what());
+    log("error", std::string(method) + ": " + e.what());
+    reply.fail({Failure::Kind::internal, std::string("internal error: ") + e.what()});
   }
+}
+
+// workspace/executeCommand: the command's first argument is its params.
+void LspServer::on_execute_command(const json &params, Reply reply) {
+  FieldReader r(params);
+  std::string command;
+  json args = json::array(), token;
+  r.required("command", &command);
+  r.optional("arguments", &args);
+  r.optional("workDoneToken", &token);
+  if (!r.ok()) return reply.fail(Failure::bad_params(r.error()));
+  if (!args.is_array()) return reply.fail(Failure::bad_params("params.arguments must be an array"));
+  json first = args.empty() ? json::object() : args[0];
+  // The request's progress token goes to the command (hotlines.loadProfile reports progress).
+  if (!token.is_null() && first.is_object()) first["workDoneToken"] = token;
+  for (const RequestBinding &b : kRequests)
+    if (b.command && command == b.command) return dispatch(b.command, b.handler, first, reply);
+  reply.fail(Failure::bad_params("unknown command '" + command + "'"));
 }
 
 void LspServer::handle_eof() {
@@ -213,12 +272,10 @@ void LspServer::finish_if_done() {
   if (on_finished) on_finished(exit_code_);
 }
 
-void LspServer::on_initialize(const json &params, Reply reply) {
-  if (initialized_) return reply.error(kInvalidRequest, "initialize may only be sent once");
-  InitializeParams p;
-  std::string err = parse_initialize_params(params, &p);
-  if (!err.empty()) return reply.error(kInvalidParams, err);
-  init_ = std::move(p);
+void LspServer::on_initialize(const InitializeParams &params, Reply reply) {
+  if (initialized_)
+    return reply.fail({Failure::Kind::bad_request, "initialize may only be sent once"});
+  init_ = params;
   initialized_ = true;
   if (init_.initialization_options.is_object()) {
     auto it = init_.initialization_options.find("logToClient");
@@ -231,10 +288,14 @@ void LspServer::on_initialize(const json &params, Reply reply) {
     notify_annotations_ =
         it != init_.initialization_options.end() && it->is_boolean() && it->get<bool>();
   }
-  std::vector<std::string> hotlines_requests;
-  for (const auto &[method, handler] : requests_)
-    if (method.rfind("hotlines/", 0) == 0) hotlines_requests.push_back(method);
-  reply({{"capabilities", server_capabilities(commands_, hotlines_requests)},
+  std::vector<std::string> commands, hotlines_requests;
+  for (const RequestBinding &b : kRequests) {
+    if (b.command) commands.push_back(b.command);
+    if (b.method && std::string_view(b.method).rfind("hotlines/", 0) == 0)
+      hotlines_requests.push_back(b.method);
+  }
+  std::sort(hotlines_requests.begin(), hotlines_requests.end());
+  reply({{"capabilities", server_capabilities(commands, hotlines_requests)},
          {"serverInfo", {{"name", "hotlines"}, {"version", HOTLINES_VERSION}}}});
   apply_settings(init_.initialization_options);
   rebuild_workspace();

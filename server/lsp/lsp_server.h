@@ -1,22 +1,20 @@
-// The language server: JSON-RPC dispatch (one binding table for the whole surface), the LSP
-// lifecycle, cancellation and the handlers. The query core knows nothing of this class.
+// The language server: the JSON-RPC surface (one binding table for every request, command
+// and notification), the LSP lifecycle, cancellation, and the handlers, each a short
+// translation of params into calls on the Session (session.h) and the query engine.
 // Threading: every member runs on the loop thread; handlers hand heavy work to LoopWork and
 // answer from its `done` callback. Each request is answered exactly once (Reply).
 #pragma once
 
+#include "protocol/hotlines_types.h"
 #include "protocol/jsonrpc.h"
 #include "protocol/lsp_types.h"
 #include "protocol/run_types.h"
-#include "server/lsp/annotation_text.h"
-#include "server/lsp/file_heat.h"
+#include "server/lsp/failure.h"
 #include "server/lsp/file_watcher.h"
 #include "server/lsp/http_server.h"
 #include "server/lsp/loop_work.h"
-#include "server/lsp/profile_store.h"
-#include "server/lsp/server_config.h"
+#include "server/lsp/session.h"
 #include "server/runs/run_manager.h"
-#include "server/sources/source_resolver.h"
-#include "server/sources/text_document.h"
 
 #include <atomic>
 #include <functional>
@@ -50,7 +48,11 @@ public:
   public:
     Reply(LspServer *server, json id);
     void operator()(const json &result) const;
-    void error(int code, std::string message, json data = nullptr) const;
+    // Answers with the failure's error; a request the client cancelled is answered -32800
+    // whatever failed.
+    void fail(const Failure &failure) const;
+    // The outcome's result, or its failure.
+    void answer(const Outcome &outcome) const;
     bool cancelled() const;
     const std::atomic<bool> *cancel_flag() const;
 
@@ -60,11 +62,29 @@ public:
     std::shared_ptr<State> state_;
   };
 
-private:
   using RequestHandler = void (LspServer::*)(const json &params, Reply reply);
   using NotificationHandler = void (LspServer::*)(const json &params);
 
-  void bind_methods();
+private:
+  // The whole surface (lsp_server.cc): a request's method, its workspace/executeCommand name
+  // (the first argument is its params), either may be null.
+  struct RequestBinding {
+    const char *method;
+    const char *command;
+    RequestHandler handler;
+  };
+  struct NotificationBinding {
+    const char *method;
+    NotificationHandler handler;
+  };
+  static const RequestBinding kRequests[];
+  static const NotificationBinding kNotifications[];
+  // A handler taking `P`, parsed by parse_params(json, P*): a parse failure is -32602 here.
+  template <typename P, void (LspServer::*H)(const P &, Reply)>
+  void typed(const json &params, Reply reply);
+  // Runs a request's handler; a Failure or exception it throws becomes the answer.
+  void dispatch(const char *method, RequestHandler handler, const json &params, Reply reply);
+
   void send_notification(std::string_view method, const json &params);
   // A request to the client; `done` gets the result, or the error object (result null).
   using ClientReply = std::function<void(const json &result, const json &error)>;
@@ -76,25 +96,24 @@ private:
   bool runs_still_running();
 
   // Lifecycle (lsp_server.cc)
-  void on_initialize(const json &params, Reply reply);
+  void on_initialize(const InitializeParams &params, Reply reply);
   void on_initialized(const json &params);
   void on_shutdown(const json &params, Reply reply);
   void on_exit(const json &params);
   void on_cancel_request(const json &params);
   void on_set_trace(const json &params);
-  // Profiles (lsp_profiles.cc)
-  void on_load_profile(const json &params, Reply reply);
-  void on_profiles(const json &params, Reply reply);
-  void on_hot_methods(const json &params, Reply reply);
   void on_execute_command(const json &params, Reply reply);
-  // Helpers: each answers the request with an error when it returns null/false.
-  const LoadedProfile *find_profile(const std::string &id, const Reply &reply);
-  bool check_event(const Profile &profile, const std::string &event, const Reply &reply);
-  // Runs `query` on a worker against `lp` and answers with its JSON ({"error": …} fails);
-  // stale answers (profile reloaded meanwhile) become ContentModified.
-  void run_query(const LoadedProfile &lp, Reply reply, std::function<json()> query);
-  // Loads (or reloads) a profile on a worker; `done` gets the stored profile or the error.
-  using LoadDone = std::function<void(const LoadedProfile *lp, const RpcError *error)>;
+
+  // Profiles (lsp_profiles.cc)
+  void on_load_profile(const LoadProfileParams &params, Reply reply);
+  void on_profiles(const json &params, Reply reply);
+  void on_hot_methods(const HotMethodsParams &params, Reply reply);
+  void on_unload_profile(const json &params, Reply reply);
+  // Runs `query` on a worker against `lp` and answers with its outcome; stale answers
+  // (profile reloaded meanwhile) become ContentModified.
+  void run_query(const LoadedProfile &lp, Reply reply, std::function<Outcome()> query);
+  // Loads (or reloads) a profile on a worker; `done` gets the stored profile or the failure.
+  using LoadDone = std::function<void(const LoadedProfile *lp, const Failure *failure)>;
   void load_profile(const std::string &path, const json &work_done_token,
                     const std::atomic<bool> *cancel, LoadDone done);
   // A loaded profile goes into the store: watched, answered, announced.
@@ -102,10 +121,8 @@ private:
                    std::shared_ptr<const FileFunctions> files,
                    std::shared_ptr<const ProfileResolution> resolution, const std::string &warning,
                    const LoadDone &done);
-  void load_request(const std::string &path, const json &work_done_token, Reply reply);
   void reload_profile(const std::string &id);
   std::string resolve_workspace_path(const std::string &path) const;
-  void on_unload_profile(const json &params, Reply reply);
 
   // Query requests (lsp_queries.cc)
   void on_events(const json &params, Reply reply);
@@ -117,8 +134,9 @@ private:
   void on_timeline(const json &params, Reply reply);
   void on_diff(const json &params, Reply reply);
   void on_tree(const json &params, Reply reply, const char *kind);
-  // The session view with the request's overrides; false after answering with the error.
-  bool request_view(const LoadedProfile &lp, const json &params, View *view, const Reply &reply);
+  // The session view with the request's overrides (event, measure, threads, from/to, hide,
+  // include, exclude, noIdle); throws bad_params.
+  View request_view(const LoadedProfile &lp, const json &params) const;
 
   // Documents and configuration (lsp_documents.cc)
   void on_did_open(const json &params);
@@ -128,8 +146,6 @@ private:
   void on_did_change_configuration(const json &params);
   void on_did_change_watched_files(const json &params);
   void apply_settings(const json &settings);
-  // The open document of a URI, or null.
-  const TextDocument *document(const std::string &uri) const;
 
   // Source resolution (lsp_sources.cc)
   void rebuild_workspace(); // index the roots on a worker, then resolve
@@ -139,6 +155,8 @@ private:
   void on_resolve_frame(const json &params, Reply reply);
   void on_resolution_report(const json &params, Reply reply);
   void on_workspace_symbol(const json &params, Reply reply);
+  // The profile's resolution; throws `failed` when no workspace is indexed.
+  static const ProfileResolution &resolution_of(const LoadedProfile &lp);
 
   // The flame graph view served on loopback (lsp_view.cc)
   void on_open_view(const json &params, Reply reply);
@@ -147,36 +165,25 @@ private:
   std::string view_url(const std::string &profile_id) const;
   void serve_view(const HttpServer::Request &req, HttpServer::Respond respond);
 
-  // Annotations (lsp_annotations.cc)
-  void on_file_annotations(const json &params, Reply reply);
+  // Annotations (lsp_annotations.cc) and hover (lsp_hover.cc)
+  void on_file_annotations(const FileAnnotationsParams &params, Reply reply);
   void on_inlay_hint(const json &params, Reply reply);
   void on_code_lens(const json &params, Reply reply);
-  void on_hover(const json &params, Reply reply); // lsp_hover.cc
+  void on_hover(const json &params, Reply reply);
   void on_select_event(const json &params, Reply reply);
   void on_select_threads(const json &params, Reply reply);
   void on_set_window(const json &params, Reply reply);
   void on_set_baseline(const json &params, Reply reply);
-  // The session view (configuration + per-request event) for a profile; false after
-  // answering the request with the error.
-  bool session_view(const LoadedProfile &lp, const std::string &event, View *view,
-                    const Reply *reply, std::string *error = nullptr);
-  // Calls `use` with the heat of a file under the session view for the active profile
-  // (null heat when no profile is loaded); computes on a worker on first use, then cached.
-  using HeatUse = std::function<void(const LoadedProfile *lp, std::shared_ptr<const FileHeat>,
-                                     const std::string &error)>;
-  void with_heat(const std::string &uri, const std::string &profile_id, const std::string &event,
-                 const std::atomic<bool> *cancel, HeatUse use);
-  HeatText heat_text(const FileHeat &heat) const;
   // After a load, reload, unload or view change: drop cached heat, ask clients to refresh
   // inlay hints and code lenses, re-publish diagnostics.
   void annotations_changed();
   void publish_diagnostics(const std::string &uri);
 
-  // ---- Runs (lsp_runs.cc): hotlines/run, cancelRun, listJvms, testsInFile ----
-  void on_run(const json &params, Reply reply);
-  void on_cancel_run(const json &params, Reply reply);
-  void on_list_jvms(const json &params, Reply reply);
-  void on_tests_in_file(const json &params, Reply reply);
+  // Runs (lsp_runs.cc): hotlines/run, cancelRun, listJvms, testsInFile
+  void on_run(const RunParams &params, Reply reply);
+  void on_cancel_run(const CancelRunParams &params, Reply reply);
+  void on_list_jvms(const ListJvmsParams &params, Reply reply);
+  void on_tests_in_file(const TestsInFileParams &params, Reply reply);
   // The tests and Java main methods of a document (its open text, else the file on disk),
   // each with hotlines/run params that profile it: for hotlines/testsInFile and "Profile"
   // code lenses. False with *error when the file cannot be read.
@@ -184,25 +191,16 @@ private:
   void finish_run(const std::string &id, const RunPlan &plan, const RunOutcome &outcome);
   RunManager &runs();
   std::string workspace_root() const;
-  std::unique_ptr<RunManager> runs_; // created on first use
-  // ---- end of Runs ----
 
   LoopWork *work_;
   Options options_;
   Send send_;
-  std::map<std::string, RequestHandler> requests_;
-  std::map<std::string, NotificationHandler> notifications_;
+  Session session_;
+  std::unique_ptr<RunManager> runs_;                             // created on first use
   std::map<std::string, std::weak_ptr<Reply::State>> in_flight_; // by id.dump()
-  std::vector<std::string> commands_;
-  ProfileStore profiles_;
-  ServerConfig config_;
-  std::map<std::string, TextDocument> documents_;               // open documents by URI
-  std::map<std::string, std::shared_ptr<const FileHeat>> heat_; // by profile, view, path
-  std::map<std::string, std::vector<json>> published_;          // URIs with diagnostics
-  std::string baseline_id_;
-  std::shared_ptr<const SourceResolver> resolver_; // null until the first index is built
-  std::unique_ptr<FileWatcher> watcher_;           // loaded profile files (watchProfiles)
-  std::unique_ptr<HttpServer> view_server_;        // hotlines/openView, started on first use
+  std::map<std::string, std::vector<json>> published_;           // URIs with diagnostics
+  std::unique_ptr<FileWatcher> watcher_;    // loaded profile files (watchProfiles)
+  std::unique_ptr<HttpServer> view_server_; // hotlines/openView, started on first use
   std::string view_token_;
   uint64_t workspace_builds_ = 0; // builds started (a newer one wins)
   bool workspace_building_ = false;

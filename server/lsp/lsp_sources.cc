@@ -26,12 +26,12 @@ void LspServer::rebuild_workspace() {
   };
   if (!init_.root_uri.empty()) add(path_of_uri(init_.root_uri));
   for (const WorkspaceFolder &f : init_.workspace_folders) add(path_of_uri(f.uri));
-  for (const std::string &r : config_.source_roots) add(resolve_workspace_path(r));
+  for (const std::string &r : session_.config.source_roots) add(resolve_workspace_path(r));
   ResolverOptions options;
-  for (const auto &[from, to] : config_.path_remaps) options.remaps.push_back({from, to});
+  for (const auto &[from, to] : session_.config.path_remaps) options.remaps.push_back({from, to});
   const uint64_t build = ++workspace_builds_;
   if (roots.empty()) { // no workspace: files match recorded paths by their trailing components
-    resolver_ = nullptr;
+    session_.resolver = nullptr;
     workspace_ready();
     return;
   }
@@ -42,15 +42,14 @@ void LspServer::rebuild_workspace() {
                [this, index, build, options, roots] {
                  if (build == workspace_builds_) {
                    if (!exiting_) {
-                     resolver_ = std::make_shared<SourceResolver>(index, options);
+                     session_.resolver = std::make_shared<SourceResolver>(index, options);
                      log("info", "indexed " + std::to_string(index->size()) + " files under " +
                                      std::to_string(roots.size()) + " roots in " +
                                      std::to_string(index->build_seconds()) + " s");
-                     for (const auto &[id, lp] : profiles_.all()) resolve_profile(id);
+                     for (const auto &[id, lp] : session_.profiles.all()) resolve_profile(id);
                    }
                    workspace_ready();
                  }
-                 finish_if_done();
                });
 }
 
@@ -62,24 +61,32 @@ void LspServer::workspace_ready() {
 }
 
 void LspServer::resolve_profile(const std::string &id) {
-  const LoadedProfile *lp = profiles_.find(id);
-  if (!lp || !resolver_) return;
+  const LoadedProfile *lp = session_.profiles.find(id);
+  if (!lp || !session_.resolver) return;
   auto out = std::make_shared<std::shared_ptr<const ProfileResolution>>();
-  work_->queue([out, profile = lp->profile,
-                resolver = resolver_] { *out = ProfileResolution::build(profile, *resolver); },
-               [this, out, id, generation = lp->generation] {
-                 if (*out && profiles_.set_resolution(id, generation, *out)) annotations_changed();
-                 finish_if_done();
-               });
+  work_->queue(
+      [out, profile = lp->profile, resolver = session_.resolver] {
+        *out = ProfileResolution::build(profile, *resolver);
+      },
+      [this, out, id, generation = lp->generation] {
+        if (*out && session_.profiles.set_resolution(id, generation, *out)) annotations_changed();
+      });
 }
 
 void LspServer::workspace_file_event(const std::string &path, bool removed) {
-  if (!resolver_) return;
-  auto copy = std::make_shared<WorkspaceIndex>(resolver_->index());
+  if (!session_.resolver) return;
+  auto copy = std::make_shared<WorkspaceIndex>(session_.resolver->index());
   bool changed = removed ? copy->remove_path(path) : copy->add_file(path);
   if (!changed) return;
-  resolver_ = std::make_shared<SourceResolver>(copy, resolver_->options());
-  for (const auto &[id, lp] : profiles_.all()) resolve_profile(id);
+  session_.resolver = std::make_shared<SourceResolver>(copy, session_.resolver->options());
+  for (const auto &[id, lp] : session_.profiles.all()) resolve_profile(id);
+}
+
+const ProfileResolution &LspServer::resolution_of(const LoadedProfile &lp) {
+  if (!lp.resolution)
+    throw Failure::failed("no workspace is indexed: initialize with a rootUri or "
+                          "workspaceFolders, or configure hotlines.sourceRoots");
+  return *lp.resolution;
 }
 
 void LspServer::on_resolution_report(const json &params, Reply reply) {
@@ -88,22 +95,18 @@ void LspServer::on_resolution_report(const json &params, Reply reply) {
   int64_t top = 20;
   r.optional("profileId", &id);
   r.optional("top", &top, 1, 10000);
-  if (!r.ok()) return reply.error(kInvalidParams, r.error());
-  const LoadedProfile *lp = find_profile(id, reply);
-  View view;
-  if (!lp || !request_view(*lp, params, &view, reply)) return;
-  if (!lp->resolution)
-    return reply.error(kRequestFailed,
-                       "no workspace is indexed: initialize with a rootUri or workspaceFolders, "
-                       "or configure hotlines.sourceRoots");
-  run_query(
-      *lp, reply,
-      [views = lp->views, res = lp->resolution, view, top, cancel = reply.cancel_flag()]() -> json {
-        ViewResult v = views->get(view, cancel);
-        if (!v.ok()) return {{"error", v.cancelled ? "cancelled" : v.error}};
-        return resolution_report_json(
-            build_resolution_report(*res, *v.weights, static_cast<size_t>(top)));
-      });
+  if (!r.ok()) throw Failure::bad_params(r.error());
+  const LoadedProfile &lp = session_.profile(id);
+  View view = request_view(lp, params);
+  resolution_of(lp);
+  run_query(lp, reply,
+            [views = lp.views, res = lp.resolution, view, top,
+             cancel = reply.cancel_flag()]() -> Outcome {
+              ViewResult v = views->get(view, cancel);
+              if (!v.ok()) return Failure::failed(v.error);
+              return resolution_report_json(
+                  build_resolution_report(*res, *v.weights, static_cast<size_t>(top)));
+            });
 }
 
 namespace {
@@ -143,27 +146,22 @@ void LspServer::on_resolve_frame(const json &params, Reply reply) {
   r.optional("function", &function);
   r.optional("frame", &frame, 0, INT64_MAX);
   r.optional("nodeId", &node, 0, INT64_MAX);
-  if (!r.ok()) return reply.error(kInvalidParams, r.error());
+  if (!r.ok()) throw Failure::bad_params(r.error());
   if (frame < 0 && node < 0 && function.empty())
-    return reply.error(kInvalidParams,
-                       "params.nodeId, params.frame or params.function is required");
-  const LoadedProfile *lp = find_profile(id, reply);
-  if (!lp) return;
-  if (!lp->resolution)
-    return reply.error(kRequestFailed, "no workspace is indexed: initialize with a rootUri or "
-                                       "workspaceFolders, or configure hotlines.sourceRoots");
-  const Profile &p = *lp->profile;
+    throw Failure::bad_params("params.nodeId, params.frame or params.function is required");
+  const LoadedProfile &lp = session_.profile(id);
+  const ProfileResolution &resolution = resolution_of(lp);
+  const Profile &p = *lp.profile;
   if (frame >= static_cast<int64_t>(p.frames.size()))
-    return reply.error(kInvalidParams,
-                       "params.frame " + std::to_string(frame) + " is not a frame of the profile");
-  if (frame >= 0) return reply(frame_answer(p, *lp->resolution, static_cast<FrameId>(frame)));
-  View view;
-  if (!request_view(*lp, params, &view, reply)) return;
-  run_query(*lp, reply,
-            [views = lp->views, res = lp->resolution, view, node, function,
-             cancel = reply.cancel_flag()]() -> json {
+    throw Failure::bad_params("params.frame " + std::to_string(frame) +
+                              " is not a frame of the profile");
+  if (frame >= 0) return reply(frame_answer(p, resolution, static_cast<FrameId>(frame)));
+  View view = request_view(lp, params);
+  run_query(lp, reply,
+            [views = lp.views, res = lp.resolution, view, node, function,
+             cancel = reply.cancel_flag()]() -> Outcome {
               ViewResult v = views->get(view, cancel);
-              if (!v.ok()) return {{"error", v.cancelled ? "cancelled" : v.error}};
+              if (!v.ok()) return Failure::failed(v.error);
               const Profile &prof = views->index().profile();
               if (!function.empty()) {
                 // The function's heaviest frame: the top node of its callee tree.
@@ -172,14 +170,14 @@ void LspServer::on_resolve_frame(const json &params, Reply reply) {
                 o.max_depth = 1;
                 CallTree t = call_tree(*v.weights, o, cancel);
                 if (t.nodes.empty())
-                  return {{"error", "no function of the profile is named '" + function + "'"}};
+                  return Failure::failed("no function of the profile is named '" + function + "'");
                 return frame_answer(prof, *res, t.nodes[0].frame);
               }
               CallTree t = flame_graph(*v.weights, {}, cancel);
               for (const TreeNode &n : t.nodes)
                 if (n.id == static_cast<uint64_t>(node)) return frame_answer(prof, *res, n.frame);
-              return {{"error", "no flame graph node " + std::to_string(node) +
-                                    " in this view (node ids are those of hotlines/flameGraph)"}};
+              return Failure::failed("no flame graph node " + std::to_string(node) +
+                                     " in this view (node ids are those of hotlines/flameGraph)");
             });
 }
 
@@ -187,16 +185,15 @@ void LspServer::on_workspace_symbol(const json &params, Reply reply) {
   FieldReader r(params);
   std::string query;
   r.optional("query", &query);
-  if (!r.ok()) return reply.error(kInvalidParams, r.error());
-  const LoadedProfile *lp = profiles_.latest();
+  if (!r.ok()) throw Failure::bad_params(r.error());
+  const LoadedProfile *lp = session_.profiles.latest();
   if (!lp || !lp->resolution) return reply(json::array());
-  View view;
-  if (!session_view(*lp, "", &view, &reply)) return;
+  View view = session_.view(*lp, "");
   run_query(*lp, reply,
             [views = lp->views, res = lp->resolution, view, query,
-             cancel = reply.cancel_flag()]() -> json {
+             cancel = reply.cancel_flag()]() -> Outcome {
               ViewResult v = views->get(view, cancel);
-              if (!v.ok()) return {{"error", v.cancelled ? "cancelled" : v.error}};
+              if (!v.ok()) return Failure::failed(v.error);
               HotFunctions hot = hot_functions(*v.weights, HotOptions{});
               std::string q = query;
               std::transform(q.begin(), q.end(), q.begin(), ::tolower);

@@ -73,11 +73,11 @@ void LspServer::on_open_view(const json &params, Reply reply) {
   std::string id, event;
   r.optional("profileId", &id);
   r.optional("event", &event);
-  if (!r.ok()) return reply.error(kInvalidParams, r.error());
-  const LoadedProfile *lp = find_profile(id, reply);
-  if (!lp || !check_event(*lp->profile, event, reply)) return;
+  if (!r.ok()) throw Failure::bad_params(r.error());
+  const LoadedProfile *lp = &session_.profile(id);
+  Session::check_event(*lp->profile, event);
   std::string error;
-  if (!start_view_server(&error)) return reply.error(kRequestFailed, error);
+  if (!start_view_server(&error)) throw Failure::failed(error);
   std::string url = view_url(lp->id);
   if (!event.empty()) url += "?event=" + event;
   bool asked = init_.capabilities.show_document;
@@ -91,17 +91,16 @@ void LspServer::on_open_view(const json &params, Reply reply) {
 // `baseline` (a profile id, "" for none) defaults to the session's baseline.
 void LspServer::on_flame_document(const json &params, Reply reply) {
   FieldReader r(params);
-  std::string id, baseline = baseline_id_;
+  std::string id, baseline = session_.baseline_id;
   r.optional("profileId", &id);
   r.optional("baseline", &baseline);
-  if (!r.ok()) return reply.error(kInvalidParams, r.error());
-  const LoadedProfile *lp = find_profile(id, reply);
-  View view;
-  if (!lp || !request_view(*lp, params, &view, reply)) return;
+  if (!r.ok()) throw Failure::bad_params(r.error());
+  const LoadedProfile *lp = &session_.profile(id);
+  View view = request_view(*lp, params);
   const LoadedProfile *base =
-      baseline.empty() || baseline == lp->id ? nullptr : profiles_.find(baseline);
+      baseline.empty() || baseline == lp->id ? nullptr : session_.profiles.find(baseline);
   if (!baseline.empty() && baseline != lp->id && !base)
-    return reply.error(kInvalidParams, "no loaded profile '" + baseline + "' to compare with");
+    throw Failure::bad_params("no loaded profile '" + baseline + "' to compare with");
   FlameDocumentOptions o;
   o.title = lp->path.substr(lp->path.rfind('/') + 1);
   o.event = view.event;
@@ -113,14 +112,15 @@ void LspServer::on_flame_document(const json &params, Reply reply) {
     base_index = base->index;
     o.baseline_title = base->path.substr(base->path.rfind('/') + 1);
   }
-  run_query(*lp, reply, [index = lp->index, res = lp->resolution, base_index, o]() mutable -> json {
-    o.sources = res.get();
-    o.baseline = base_index.get();
-    nlohmann::ordered_json doc;
-    std::string error;
-    if (!build_flame_document(*index, o, &doc, &error)) return {{"error", error}};
-    return json::parse(doc.dump());
-  });
+  run_query(*lp, reply,
+            [index = lp->index, res = lp->resolution, base_index, o]() mutable -> Outcome {
+              o.sources = res.get();
+              o.baseline = base_index.get();
+              nlohmann::ordered_json doc;
+              std::string error;
+              if (!build_flame_document(*index, o, &doc, &error)) return Failure::failed(error);
+              return json::parse(doc.dump());
+            });
 }
 
 void LspServer::serve_view(const HttpServer::Request &req, HttpServer::Respond respond) {
@@ -131,7 +131,7 @@ void LspServer::serve_view(const HttpServer::Request &req, HttpServer::Respond r
   size_t slash = rest.find('/');
   std::string id = rest.substr(0, slash),
               what = slash == std::string::npos ? "" : rest.substr(slash + 1);
-  const LoadedProfile *lp = profiles_.find(id);
+  const LoadedProfile *lp = session_.profiles.find(id);
   if (!lp) return respond(text(404, "no such profile"));
   if (what.empty()) {
     if (req.method != "GET") return respond(text(405, "GET only"));
@@ -162,7 +162,6 @@ void LspServer::serve_view(const HttpServer::Request &req, HttpServer::Respond r
             respond(text(400, *error));
           else
             respond({200, "application/json", std::move(*out), ""});
-          finish_if_done();
         });
     return;
   }
@@ -189,7 +188,7 @@ void LspServer::serve_view(const HttpServer::Request &req, HttpServer::Respond r
     } else {
       int64_t l = std::max<int64_t>(0, line - 1);
       // The editor's current line for it, if the document is open and edited.
-      if (const TextDocument *doc = document(uri_of_path(path)); doc && line > 0)
+      if (const TextDocument *doc = session_.document(uri_of_path(path)); doc && line > 0)
         if (int32_t cur = doc->current_line(static_cast<int32_t>(line - 1)); cur >= 0) l = cur;
       send_request("window/showDocument", {{"uri", uri_of_path(path)},
                                            {"takeFocus", true},

@@ -9,30 +9,23 @@ const LoadedProfile &ProfileStore::put(const std::string &path,
                                        std::shared_ptr<const ProfileResolution> resolution) {
   std::shared_ptr<const Profile> profile = index->shared_profile();
   auto views = std::make_shared<ViewCache>(index);
-  for (auto &[id, lp] : profiles_) {
-    if (lp.path == path) {
-      lp.profile = std::move(profile);
-      lp.index = index;
-      lp.views = std::move(views);
-      lp.file_functions = std::move(file_functions);
-      lp.resolution = std::move(resolution);
-      lp.generation = next_generation_++;
-      last_id_ = id;
-      return lp;
-    }
+  LoadedProfile *lp = nullptr; // a reload keeps the id of the profile from the same path
+  for (auto &[id, other] : profiles_)
+    if (other.path == path) lp = &other;
+  if (!lp) {
+    std::string id = "p" + std::to_string(next_id_++);
+    lp = &profiles_[id];
+    lp->id = id;
+    lp->path = path;
   }
-  std::string id = "p" + std::to_string(next_id_++);
-  LoadedProfile &lp = profiles_[id];
-  lp.id = id;
-  lp.path = path;
-  lp.profile = std::move(profile);
-  lp.index = std::move(index);
-  lp.views = std::move(views);
-  lp.file_functions = std::move(file_functions);
-  lp.resolution = std::move(resolution);
-  lp.generation = next_generation_++;
-  last_id_ = id;
-  return lp;
+  lp->profile = std::move(profile);
+  lp->index = std::move(index);
+  lp->views = std::move(views);
+  lp->file_functions = std::move(file_functions);
+  lp->resolution = std::move(resolution);
+  lp->generation = next_generation_++;
+  last_id_ = lp->id;
+  return *lp;
 }
 
 const LoadedProfile *ProfileStore::find(const std::string &id) const {

@@ -223,6 +223,39 @@ test('a loaded profile rewritten on disk is reloaded under its id (profileChange
   }
 });
 
+test('a cancelled hover is answered RequestCancelled (-32800), whichever stage saw the cancel', async () => {
+  const { conn, open, close, kill } = await session(javaRoot);
+  try {
+    const uri = open('src/main/java/org/acme/shop/Pricing.java', 'java');
+    await conn.sendRequest('hotlines/loadProfile', { path: 'profiles/ap-multi.jfr' });
+    // Each round asks for a new view (selectEvent drops the cached heat), so the heat is
+    // computed on a worker that may see the cancel, or the hover's own work does.
+    let cancelled = 0;
+    for (let round = 0; round < 10; round++) {
+      await conn.sendRequest('workspace/executeCommand', {
+        command: 'hotlines.selectEvent', arguments: [{ event: round % 2 ? 'cpu' : 'alloc' }],
+      });
+      const source = new rpc.CancellationTokenSource();
+      const pending = conn.sendRequest('textDocument/hover', {
+        textDocument: { uri }, position: { line: 22, character: 10 },
+      }, source.token);
+      source.cancel();
+      try {
+        const hover = await pending; // the answer won the race
+        assert.match(hover.contents.value, /\*\*hotlines\*\*/);
+      } catch (e) {
+        assert.equal(e.code, -32800, `a cancelled hover: ${e.code} ${e.message}`);
+        assert.equal(e.message, 'request cancelled');
+        cancelled++;
+      }
+    }
+    assert.ok(cancelled > 0, 'at least one of 10 cancels arrived before the answer');
+    await close();
+  } finally {
+    kill();
+  }
+});
+
 test('hotlines/flameDocument: the CLI export\'s document with workspace sources, the session view and baseline', async () => {
   const os = require('node:os');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotlines-doc-'));

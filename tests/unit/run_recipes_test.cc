@@ -24,7 +24,7 @@ RecipeContext context(std::set<std::string> files = {}) {
 
 RunParams params(const json &j) {
   RunParams p;
-  std::string err = parse_run_params(j, &p);
+  std::string err = parse_params(j, &p);
   EXPECT_EQ(err, "");
   return p;
 }
@@ -39,7 +39,7 @@ RunPlan plan_of(const json &j, const RecipeContext &ctx = context()) {
 std::string plan_error(const json &j, const RecipeContext &ctx = context()) {
   RunPlan plan;
   RunParams p;
-  std::string err = parse_run_params(j, &p);
+  std::string err = parse_params(j, &p);
   if (!err.empty()) return err;
   return build_run_plan(p, ctx, &plan);
 }
@@ -325,15 +325,15 @@ TEST(RunRecipes, NeedsACwd) {
 
 TEST(RunParams, Errors) {
   RunParams p;
-  EXPECT_EQ(parse_run_params(json::object(), &p), "params.recipe is required");
-  EXPECT_EQ(parse_run_params({{"recipe", "rust"}}, &p),
+  EXPECT_EQ(parse_params(json::object(), &p), "params.recipe is required");
+  EXPECT_EQ(parse_params({{"recipe", "rust"}}, &p),
             "params.recipe must be one of java-test, java-main, go-test, go-bench, command, "
             "attach-jvm (got 'rust')");
-  EXPECT_EQ(parse_run_params({{"recipe", "command"}, {"argv", "ls"}}, &p),
+  EXPECT_EQ(parse_params({{"recipe", "command"}, {"argv", "ls"}}, &p),
             "params.argv must be an array of strings");
-  EXPECT_EQ(parse_run_params({{"recipe", "command"}, {"env", {{"A", 1}}}}, &p),
+  EXPECT_EQ(parse_params({{"recipe", "command"}, {"env", {{"A", 1}}}}, &p),
             "params.env.A must be a string");
-  EXPECT_EQ(parse_run_params({{"recipe", "go-test"}, {"timeoutMs", -1}}, &p),
+  EXPECT_EQ(parse_params({{"recipe", "go-test"}, {"timeoutMs", -1}}, &p),
             "params.timeoutMs must be between 0 and 1099511627776");
 }
 
