@@ -167,57 +167,89 @@ int default_event(const Profile &p, const std::string &exec_name) {
 
 namespace {
 
-LoadResult read_chunks(std::string_view data, const LoadOptions &options) {
-  JfrChunkList list = scan_jfr_chunks(data);
-  if (list.chunks.empty())
-    return LoadResult::failure(list.problem.empty() ? "empty JFR file" : list.problem,
-                               list.problem_offset < 0 ? 0 : list.problem_offset);
-  const size_t n = list.chunks.size();
-  int64_t start = INT64_MAX, end = INT64_MIN;
+// The recording's time span: the earliest chunk start and the latest chunk end.
+void recording_span(const JfrChunkList &list, int64_t *start, int64_t *end) {
+  *start = INT64_MAX;
+  *end = INT64_MIN;
   for (const JfrChunkHeader &c : list.chunks) {
-    start = std::min(start, c.start_nanos);
+    *start = std::min(*start, c.start_nanos);
     int64_t e;
     if (__builtin_add_overflow(c.start_nanos, std::max<int64_t>(0, c.duration_nanos), &e))
       e = INT64_MAX;
-    end = std::max(end, e);
+    *end = std::max(*end, e);
   }
-  unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
-  threads = static_cast<unsigned>(std::clamp<size_t>(threads, 1, n));
-  std::vector<ChunkWork> chunks(n);
+}
+
+// One read of a JFR file; its methods are the steps of read_chunks, in order.
+struct JfrRead {
+  JfrRead(std::string_view data, const LoadOptions &options, const JfrChunkList &list)
+      : data(data), options(options), list(list), n(list.chunks.size()), chunks(n) {
+    recording_span(list, &start, &end);
+    threads = options.threads ? options.threads : std::thread::hardware_concurrency();
+    threads = static_cast<unsigned>(std::clamp<size_t>(threads, 1, n));
+  }
+
+  // Pass 1, on a worker: what chunk i holds.
+  void survey_chunk(size_t i);
+  // Whether chunk i failed; if so, `failure` says how.
+  bool chunk_failed(size_t i);
+  // Product events in order of first appearance, and which event each chunk's types feed.
+  void plan_events();
+  // Each chunk's range in its events' columns, and the columns sized to hold them all.
+  void plan_ranges();
+  // Pass 2, on a worker: chunk i's samples into its ranges, its tables into its own builder
+  // (the first chunk's into `out`).
+  void read_chunk(size_t i);
+  // Pass 2, in file order: chunk i's tables merged into `out`, its samples remapped to them
+  // and moved down over gaps. False (with `failure` set) to stop.
+  bool merge_chunk(size_t i);
+  // The events into `out`, with optional columns dropped where they hold defaults. False
+  // (with `failure` set) when an event's totals overflow.
+  bool add_events();
+  // The finished profile and its metadata.
+  LoadResult finish();
+
+  std::string_view data;
+  const LoadOptions &options;
+  const JfrChunkList &list;
+  const size_t n;
+  int64_t start, end;
+  unsigned threads;
+  std::vector<ChunkWork> chunks;
   JfrMetadataCache metadata_cache;
   LoadResult failure;
-  auto chunk_failed = [&](size_t i) {
-    if (chunks[i].error.empty()) return false;
-    failure = LoadResult::failure(chunks[i].error, chunks[i].error_offset);
-    return true;
-  };
-
-  // Pass 1: what each chunk holds.
-  run_in_order(
-      n, threads,
-      [&](size_t i) {
-        try {
-          JfrChunkReader reader(data, list.chunks[i], start, options, &metadata_cache);
-          if (!reader.survey()) {
-            chunks[i].error = reader.error();
-            chunks[i].error_offset = reader.error_offset();
-          }
-          chunks[i].info = reader.info();
-        } catch (const std::exception &e) { // out of memory
-          chunks[i].error = std::string("cannot read JFR chunk: ") + e.what();
-          chunks[i].error_offset = static_cast<int64_t>(list.chunks[i].offset);
-        }
-      },
-      [&](size_t i) { return !chunk_failed(i); });
-  if (!failure.error.empty()) return failure;
-  if (options.cancelled()) return LoadResult::failure("cancelled");
-
-  // Plan: product events in order of first appearance, each chunk's range in their columns.
-  // jdk.ExecutionSample is named by the chunk's `event` setting, else by the previous chunk's.
-  // The TLAB events and jdk.ObjectAllocationSample estimate the same allocations: alloc takes
-  // the TLAB events when the recording has any, and the samples are then alloc-sample.
   std::vector<PlannedEvent> events;
   std::string exec_name = "cpu";
+  ProfileBuilder out;
+  std::vector<std::string> producers;
+  int64_t period = 0;
+  size_t done_bytes = 0;
+};
+
+void JfrRead::survey_chunk(size_t i) {
+  try {
+    JfrChunkReader reader(data, list.chunks[i], start, options, &metadata_cache);
+    if (!reader.survey()) {
+      chunks[i].error = reader.error();
+      chunks[i].error_offset = reader.error_offset();
+    }
+    chunks[i].info = reader.info();
+  } catch (const std::exception &e) { // out of memory
+    chunks[i].error = std::string("cannot read JFR chunk: ") + e.what();
+    chunks[i].error_offset = static_cast<int64_t>(list.chunks[i].offset);
+  }
+}
+
+bool JfrRead::chunk_failed(size_t i) {
+  if (chunks[i].error.empty()) return false;
+  failure = LoadResult::failure(chunks[i].error, chunks[i].error_offset);
+  return true;
+}
+
+// jdk.ExecutionSample is named by the chunk's `event` setting, else by the previous chunk's.
+// The TLAB events and jdk.ObjectAllocationSample estimate the same allocations: alloc takes
+// the TLAB events when the recording has any, and the samples are then alloc-sample.
+void JfrRead::plan_events() {
   bool has_tlab = false;
   for (const ChunkWork &c : chunks)
     for (const auto &[type, count] : c.info.sample_types) {
@@ -246,6 +278,9 @@ LoadResult read_chunks(std::string_view data, const LoadOptions &options) {
       c.range_of_type.emplace_back(type, e);
     }
   }
+}
+
+void JfrRead::plan_ranges() {
   for (ChunkWork &c : chunks) {
     c.ranges.resize(events.size());
     for (size_t t = 0; t < c.range_of_type.size(); t++) {
@@ -265,79 +300,72 @@ LoadResult read_chunks(std::string_view data, const LoadOptions &options) {
     if (ev.count) size_column(ev.columns.count, ev.size);
     if (ev.value) size_column(ev.columns.value, ev.size);
   }
+}
 
-  // Pass 2: samples into their ranges, tables merged in file order. The first chunk builds
-  // its tables in the output builder itself, so its ids need no mapping.
-  ProfileBuilder out;
-  std::vector<std::string> producers;
-  int64_t period = 0;
-  size_t done_bytes = 0;
-  run_in_order(
-      n, threads,
-      [&](size_t i) {
-        try {
-          ChunkWork &c = chunks[i];
-          ProfileBuilder *tables = &out;
-          if (i > 0) {
-            c.builder = std::make_unique<ProfileBuilder>();
-            tables = c.builder.get();
-          }
-          JfrChunkReader reader(data, list.chunks[i], start, options, &metadata_cache);
-          if (!reader.read(*tables, c.range_of_type, c.ranges)) {
-            c.error = reader.error();
-            c.error_offset = reader.error_offset();
-          }
-          c.info = reader.info();
-          if (c.builder) {
-            c.tables = c.builder->finish();
-            c.builder.reset();
-          }
-        } catch (const std::exception &e) { // out of memory
-          chunks[i].error = std::string("cannot read JFR chunk: ") + e.what();
-          chunks[i].error_offset = static_cast<int64_t>(list.chunks[i].offset);
-          chunks[i].builder.reset();
-        }
-      },
-      [&](size_t i) {
-        ChunkWork &c = chunks[i];
-        if (chunk_failed(i)) return false;
-        ProfileBuilder::IdMaps maps;
-        if (c.tables) maps = out.add_tables(*c.tables);
-        const std::vector<StackId> &stmap = maps.stacks;
-        const std::vector<ThreadId> &tmap = maps.threads;
-        c.tables.reset();
-        for (size_t e = 0; e < events.size(); e++) {
-          JfrColumnRange &r = c.ranges[e];
-          JfrEventColumns &col = events[e].columns;
-          if (i > 0)
-            for (size_t k = r.begin; k < r.begin + r.written; k++) {
-              if (col.stack[k] != kNoStack) col.stack[k] = stmap[col.stack[k]];
-              col.thread[k] = tmap[col.thread[k]];
-            }
-          const size_t to = events[e].cursor;
-          if (to != r.begin) { // corrupt events left a gap before this range
-            move_down(col.stack, r.begin, to, r.written);
-            move_down(col.thread, r.begin, to, r.written);
-            move_down(col.time, r.begin, to, r.written);
-            move_down(col.count, r.begin, to, r.written);
-            move_down(col.value, r.begin, to, r.written);
-          }
-          events[e].cursor += r.written;
-        }
-        if (std::find(producers.begin(), producers.end(), c.info.producer) == producers.end())
-          producers.push_back(c.info.producer);
-        if (period == 0) period = c.info.period_ns;
-        done_bytes += static_cast<size_t>(list.chunks[i].size);
-        if (options.progress) options.progress(static_cast<double>(done_bytes) / data.size());
-        if (options.cancelled()) {
-          failure = LoadResult::failure("cancelled");
-          return false;
-        }
-        return true;
-      });
-  if (!failure.error.empty()) return failure;
+void JfrRead::read_chunk(size_t i) {
+  try {
+    ChunkWork &c = chunks[i];
+    ProfileBuilder *tables = &out;
+    if (i > 0) {
+      c.builder = std::make_unique<ProfileBuilder>();
+      tables = c.builder.get();
+    }
+    JfrChunkReader reader(data, list.chunks[i], start, options, &metadata_cache);
+    if (!reader.read(*tables, c.range_of_type, c.ranges)) {
+      c.error = reader.error();
+      c.error_offset = reader.error_offset();
+    }
+    c.info = reader.info();
+    if (c.builder) {
+      c.tables = c.builder->finish();
+      c.builder.reset();
+    }
+  } catch (const std::exception &e) { // out of memory
+    chunks[i].error = std::string("cannot read JFR chunk: ") + e.what();
+    chunks[i].error_offset = static_cast<int64_t>(list.chunks[i].offset);
+    chunks[i].builder.reset();
+  }
+}
 
-  // The events, with optional columns dropped where they hold defaults.
+bool JfrRead::merge_chunk(size_t i) {
+  ChunkWork &c = chunks[i];
+  if (chunk_failed(i)) return false;
+  ProfileBuilder::IdMaps maps;
+  if (c.tables) maps = out.add_tables(*c.tables);
+  const std::vector<StackId> &stmap = maps.stacks;
+  const std::vector<ThreadId> &tmap = maps.threads;
+  c.tables.reset();
+  for (size_t e = 0; e < events.size(); e++) {
+    JfrColumnRange &r = c.ranges[e];
+    JfrEventColumns &col = events[e].columns;
+    if (i > 0)
+      for (size_t k = r.begin; k < r.begin + r.written; k++) {
+        if (col.stack[k] != kNoStack) col.stack[k] = stmap[col.stack[k]];
+        col.thread[k] = tmap[col.thread[k]];
+      }
+    const size_t to = events[e].cursor;
+    if (to != r.begin) { // corrupt events left a gap before this range
+      move_down(col.stack, r.begin, to, r.written);
+      move_down(col.thread, r.begin, to, r.written);
+      move_down(col.time, r.begin, to, r.written);
+      move_down(col.count, r.begin, to, r.written);
+      move_down(col.value, r.begin, to, r.written);
+    }
+    events[e].cursor += r.written;
+  }
+  if (std::find(producers.begin(), producers.end(), c.info.producer) == producers.end())
+    producers.push_back(c.info.producer);
+  if (period == 0) period = c.info.period_ns;
+  done_bytes += static_cast<size_t>(list.chunks[i].size);
+  if (options.progress) options.progress(static_cast<double>(done_bytes) / data.size());
+  if (options.cancelled()) {
+    failure = LoadResult::failure("cancelled");
+    return false;
+  }
+  return true;
+}
+
+bool JfrRead::add_events() {
   for (PlannedEvent &ev : events) {
     JfrEventColumns &c = ev.columns;
     const size_t kept = ev.cursor;
@@ -357,8 +385,10 @@ LoadResult read_chunks(std::string_view data, const LoadOptions &options) {
       overflow |=
           __builtin_add_overflow(total_value, c.value.empty() ? cnt : c.value[i], &total_value);
     }
-    if (overflow)
-      return LoadResult::failure("JFR event " + ev.name + ": values overflow a 64-bit total", 0);
+    if (overflow) {
+      failure = LoadResult::failure("JFR event " + ev.name + ": values overflow a 64-bit total", 0);
+      return false;
+    }
     EventId id = out.event(ev.name, ev.unit);
     Event &e = out.event_at(id);
     for (const std::string &s : ev.sources) e.sources.push_back(out.intern(s));
@@ -368,7 +398,10 @@ LoadResult read_chunks(std::string_view data, const LoadOptions &options) {
     e.samples.count = std::move(c.count);
     e.samples.value = std::move(c.value);
   }
+  return true;
+}
 
+LoadResult JfrRead::finish() {
   std::unique_ptr<Profile> profile = out.finish();
   Profile &p = *profile;
   Metadata &md = p.metadata;
@@ -388,6 +421,35 @@ LoadResult read_chunks(std::string_view data, const LoadOptions &options) {
                                       list.problem_offset, -1});
   md.default_event = p.events.empty() ? 0 : default_event(p, exec_name);
   return LoadResult::success(std::move(profile));
+}
+
+LoadResult read_chunks(std::string_view data, const LoadOptions &options) {
+  JfrChunkList list = scan_jfr_chunks(data);
+  if (list.chunks.empty())
+    return LoadResult::failure(list.problem.empty() ? "empty JFR file" : list.problem,
+                               list.problem_offset < 0 ? 0 : list.problem_offset);
+  JfrRead r(data, options, list);
+
+  // Pass 1: what each chunk holds.
+  run_in_order(
+      r.n, r.threads, [&](size_t i) { r.survey_chunk(i); },
+      [&](size_t i) { return !r.chunk_failed(i); });
+  if (!r.failure.error.empty()) return std::move(r.failure);
+  if (options.cancelled()) return LoadResult::failure("cancelled");
+
+  // Plan: product events in order of first appearance, each chunk's range in their columns.
+  r.plan_events();
+  r.plan_ranges();
+
+  // Pass 2: samples into their ranges, tables merged in file order. The first chunk builds
+  // its tables in the output builder itself, so its ids need no mapping.
+  run_in_order(
+      r.n, r.threads, [&](size_t i) { r.read_chunk(i); },
+      [&](size_t i) { return r.merge_chunk(i); });
+  if (!r.failure.error.empty()) return std::move(r.failure);
+
+  if (!r.add_events()) return std::move(r.failure);
+  return r.finish();
 }
 
 } // namespace
