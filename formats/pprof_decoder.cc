@@ -190,6 +190,12 @@ bool PprofDecoder::parse_tables() {
   if (sample_types.empty() && !samples.empty())
     return fail(samples[0].at, "the profile has samples but no sample types");
 
+  std::vector<uint64_t> mapping_ids, function_ids; // per location / per line, resolved below
+  return parse_functions() && parse_mappings() && parse_locations(&mapping_ids, &function_ids) &&
+         resolve_ids(mapping_ids, function_ids);
+}
+
+bool PprofDecoder::parse_functions() {
   functions.reserve(function_views_.size());
   for (const PprofView &v : function_views_) {
     PprofFunction f;
@@ -227,7 +233,10 @@ bool PprofDecoder::parse_tables() {
       return false;
     functions.push_back(f);
   }
+  return true;
+}
 
+bool PprofDecoder::parse_mappings() {
   for (const PprofView &v : mapping_views_) {
     PprofMapping m;
     WireReader r(v.bytes, v.at);
@@ -254,8 +263,11 @@ bool PprofDecoder::parse_tables() {
       return false;
     mappings.push_back(m);
   }
+  return true;
+}
 
-  std::vector<uint64_t> mapping_ids, function_ids; // per location / per line, resolved below
+bool PprofDecoder::parse_locations(std::vector<uint64_t> *mapping_ids,
+                                   std::vector<uint64_t> *function_ids) {
   locations.reserve(location_views_.size());
   for (const PprofView &v : location_views_) {
     PprofLocation l;
@@ -279,24 +291,7 @@ bool PprofDecoder::parse_tables() {
       case 4: {
         PprofView lv;
         if (!message(r, wire, &lv, "Location.line")) break;
-        uint64_t function_id = 0;
-        PprofLine line;
-        WireReader lr(lv.bytes, lv.at);
-        while (!lr.done()) {
-          uint32_t f2, w2;
-          if (!lr.tag(&f2, &w2)) break;
-          if (f2 == 1)
-            scalar_u(lr, w2, &function_id, "Line.function_id");
-          else if (f2 == 2)
-            scalar(lr, w2, &line.line, "Line.line");
-          else
-            lr.skip(w2);
-        }
-        if (lr.failed())
-          return fail(lr.error_offset(),
-                      "location id " + std::to_string(l.id) + " line: " + lr.error());
-        lines.push_back(line);
-        function_ids.push_back(function_id);
+        if (!parse_line(lv, l.id, function_ids)) return false;
         break;
       }
       default:
@@ -309,12 +304,39 @@ bool PprofDecoder::parse_tables() {
     if (lines.size() >= kNone) return fail(v.at, "too many location lines");
     l.line_end = static_cast<uint32_t>(lines.size());
     locations.push_back(l);
-    mapping_ids.push_back(mapping_id);
+    mapping_ids->push_back(mapping_id);
   }
+  return true;
+}
+
+bool PprofDecoder::parse_line(const PprofView &lv, uint64_t location_id,
+                              std::vector<uint64_t> *function_ids) {
+  uint64_t function_id = 0;
+  PprofLine line;
+  WireReader lr(lv.bytes, lv.at);
+  while (!lr.done()) {
+    uint32_t f2, w2;
+    if (!lr.tag(&f2, &w2)) break;
+    if (f2 == 1)
+      scalar_u(lr, w2, &function_id, "Line.function_id");
+    else if (f2 == 2)
+      scalar(lr, w2, &line.line, "Line.line");
+    else
+      lr.skip(w2);
+  }
+  if (lr.failed())
+    return fail(lr.error_offset(),
+                "location id " + std::to_string(location_id) + " line: " + lr.error());
+  lines.push_back(line);
+  function_ids->push_back(function_id);
+  return true;
+}
+
+// Ids: unique, non-zero, and every reference resolves.
+bool PprofDecoder::resolve_ids(const std::vector<uint64_t> &mapping_ids,
+                               const std::vector<uint64_t> &function_ids) {
   if (locations.size() >= kNone || functions.size() >= kNone || mappings.size() >= kNone)
     return fail(0, "too many locations, functions or mappings");
-
-  // Ids: unique, non-zero, and every reference resolves.
   PprofIdIndex function_index, mapping_index;
   uint64_t bad = 0;
   std::vector<uint64_t> ids;

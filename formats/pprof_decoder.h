@@ -96,6 +96,15 @@ public:
 private:
   bool scan_top(std::string_view data);
   bool parse_tables();
+  bool parse_functions();
+  bool parse_mappings();
+  // Appends each location's mapping id and each of its lines' function id.
+  bool parse_locations(std::vector<uint64_t> *mapping_ids, std::vector<uint64_t> *function_ids);
+  // One Location.line of the location with id location_id.
+  bool parse_line(const PprofView &line, uint64_t location_id, std::vector<uint64_t> *function_ids);
+  // Checks the tables' ids and resolves the locations' mapping and function ids to indices.
+  bool resolve_ids(const std::vector<uint64_t> &mapping_ids,
+                   const std::vector<uint64_t> &function_ids);
   bool parse_value_type(const PprofView &v, const char *what, PprofValueType *out);
   bool check_string(int64_t index, size_t at, const std::string &what);
   bool valid_string(int64_t index) const {
