@@ -89,12 +89,121 @@ std::string_view java_declared_name(std::string_view line) {
   return {};
 }
 
+// The code on a trimmed line: without a block comment that opens or closes it, or a trailing
+// `//` comment; "" when nothing is left. *in_comment carries an open block comment over lines.
+std::string_view code_of_line(std::string_view line, bool *in_comment) {
+  if (*in_comment) {
+    size_t close = line.find("*/");
+    if (close == std::string_view::npos) return {};
+    *in_comment = false;
+    line = trim(line.substr(close + 2));
+  }
+  if (line.rfind("/*", 0) == 0) {
+    size_t close = line.find("*/", 2);
+    if (close == std::string_view::npos) {
+      *in_comment = true;
+      return {};
+    }
+    line = trim(line.substr(close + 2));
+  }
+  if (line.empty() || line.rfind("//", 0) == 0 || line[0] == '*' || line[0] == '#') return {};
+  if (size_t c = line.find("//"); c != std::string_view::npos) line = trim(line.substr(0, c));
+  return line;
+}
+
+// Go declarations: `func Name(`, `func (recv) Name(` and `type Name`.
+void scan_go_line(std::string_view line, int32_t n, SourceScan *scan) {
+  if (line.rfind("func", 0) == 0 && line.size() > 4 && (line[4] == ' ' || line[4] == '(')) {
+    size_t i = 4;
+    std::string_view recv;
+    while (i < line.size() && line[i] == ' ') i++;
+    if (i < line.size() && line[i] == '(') { // receiver: (s *spinner) or (spinner)
+      size_t close = line.find(')', i);
+      if (close == std::string_view::npos) return;
+      std::string_view r = line.substr(i + 1, close - i - 1);
+      size_t last = r.find_last_of(" *");
+      recv = trim(last == std::string_view::npos ? r : r.substr(last + 1));
+      if (size_t g = recv.find('['); g != std::string_view::npos) recv = recv.substr(0, g);
+      i = close + 1;
+    }
+    std::string_view name = next_ident(line, &i);
+    if (name.empty()) return;
+    // Plain functions under their name, methods under `T.M` and `.M` (so `pkg.Spin`
+    // does not land on a method `(*spinner).Spin`).
+    if (recv.empty()) {
+      add(&scan->functions, name, n);
+    } else {
+      add(&scan->functions, std::string(recv) + "." + std::string(name), n);
+      add(&scan->functions, "." + std::string(name), n);
+    }
+  } else if (line.rfind("type ", 0) == 0) {
+    size_t i = 5;
+    add(&scan->types, next_ident(line, &i), n);
+  }
+}
+
+// The name a JVM-language class, interface, enum, object, trait or record declaration on the
+// line gives ("" when none).
+std::string_view declared_type_name(std::string_view line) {
+  for (std::string_view w : kTypeWords) {
+    size_t after = find_token(line, w);
+    if (after == std::string_view::npos) continue;
+    size_t i = after;
+    std::string_view name = next_ident(line, &i);
+    if (name.empty() && w == "object" && find_token(line, "companion") != std::string_view::npos)
+      name = "Companion";
+    return name;
+  }
+  return {};
+}
+
+// The function a Kotlin `fun` or Scala `def` on the line declares ("" when none), generic
+// and extension functions included.
+std::string_view kotlin_scala_function(std::string_view line, bool kotlin) {
+  size_t after = find_token(line, kotlin ? "fun" : "def");
+  if (after == std::string_view::npos) return {};
+  size_t i = after;
+  while (i < line.size() && line[i] == ' ') i++;
+  if (i < line.size() && line[i] == '<') { // fun <T> name
+    size_t close = line.find('>', i);
+    if (close == std::string_view::npos) return {};
+    i = close + 1;
+  }
+  std::string_view name = next_ident(line, &i);
+  // Extension functions: fun Receiver.name( / fun List<T>.name(
+  while (i < line.size() && (line[i] == '.' || line[i] == '<' || line[i] == '?')) {
+    if (line[i] == '<') {
+      size_t close = line.find('>', i);
+      if (close == std::string_view::npos) break;
+      i = close + 1;
+      continue;
+    }
+    if (line[i] == '?') {
+      i++;
+      continue;
+    }
+    i++;
+    name = next_ident(line, &i);
+  }
+  return name;
+}
+
+// The method a Groovy `def name(` on the line declares ("" when none).
+std::string_view groovy_def(std::string_view line) {
+  size_t after = find_token(line, "def");
+  if (after == std::string_view::npos) return {};
+  size_t i = after;
+  std::string_view name = next_ident(line, &i);
+  if (!name.empty() && i < line.size() && line.find('(', i) != std::string_view::npos) return name;
+  return {};
+}
+
 } // namespace
 
 SourceScan scan_source(std::string_view text, std::string_view ext) {
   SourceScan scan;
   const bool go = ext == "go", kotlin = ext == "kt" || ext == "kts", scala = ext == "scala";
-  const bool java = ext == "java" || ext == "groovy";
+  const bool groovy = ext == "groovy", java = ext == "java" || groovy;
   const bool jvm = java || kotlin || scala;
   bool in_comment = false;
   int32_t n = 0;
@@ -102,111 +211,31 @@ SourceScan scan_source(std::string_view text, std::string_view ext) {
   while (pos <= text.size()) {
     size_t end = text.find('\n', pos);
     if (end == std::string_view::npos) end = text.size();
-    std::string_view line = trim(text.substr(pos, end - pos));
+    std::string_view line = code_of_line(trim(text.substr(pos, end - pos)), &in_comment);
     pos = end + 1;
     n++;
-    if (in_comment) {
-      size_t close = line.find("*/");
-      if (close == std::string_view::npos) continue;
-      in_comment = false;
-      line = trim(line.substr(close + 2));
-    }
-    if (line.rfind("/*", 0) == 0) {
-      size_t close = line.find("*/", 2);
-      if (close == std::string_view::npos) {
-        in_comment = true;
-        continue;
-      }
-      line = trim(line.substr(close + 2));
-    }
-    if (line.empty() || line.rfind("//", 0) == 0 || line[0] == '*' || line[0] == '#') continue;
-    if (size_t c = line.find("//"); c != std::string_view::npos) line = trim(line.substr(0, c));
+    if (line.empty()) continue;
     if (scan.package.empty() && line.rfind("package ", 0) == 0) {
       std::string_view rest = trim(line.substr(8));
       size_t stop = rest.find_first_of("; \t{");
       scan.package = std::string(rest.substr(0, stop));
       continue;
     }
-    if (!jvm && !go) continue;
     if (go) {
-      if (line.rfind("func", 0) == 0 && line.size() > 4 && (line[4] == ' ' || line[4] == '(')) {
-        size_t i = 4;
-        std::string_view recv;
-        while (i < line.size() && line[i] == ' ') i++;
-        if (i < line.size() && line[i] == '(') { // receiver: (s *spinner) or (spinner)
-          size_t close = line.find(')', i);
-          if (close == std::string_view::npos) continue;
-          std::string_view r = line.substr(i + 1, close - i - 1);
-          size_t last = r.find_last_of(" *");
-          recv = trim(last == std::string_view::npos ? r : r.substr(last + 1));
-          if (size_t g = recv.find('['); g != std::string_view::npos) recv = recv.substr(0, g);
-          i = close + 1;
-        }
-        std::string_view name = next_ident(line, &i);
-        if (name.empty()) continue;
-        // Plain functions under their name, methods under `T.M` and `.M` (so `pkg.Spin`
-        // does not land on a method `(*spinner).Spin`).
-        if (recv.empty()) {
-          add(&scan.functions, name, n);
-        } else {
-          add(&scan.functions, std::string(recv) + "." + std::string(name), n);
-          add(&scan.functions, "." + std::string(name), n);
-        }
-      } else if (line.rfind("type ", 0) == 0) {
-        size_t i = 5;
-        add(&scan.types, next_ident(line, &i), n);
-      }
+      scan_go_line(line, n, &scan);
       continue;
     }
-    for (std::string_view w : kTypeWords) {
-      size_t after = find_token(line, w);
-      if (after == std::string_view::npos) continue;
-      size_t i = after;
-      std::string_view name = next_ident(line, &i);
-      if (name.empty() && w == "object" && find_token(line, "companion") != std::string_view::npos)
-        name = "Companion";
-      add(&scan.types, name, n);
-      break;
-    }
+    if (!jvm) continue;
+    add(&scan.types, declared_type_name(line), n);
     if (kotlin || scala) {
-      size_t after = find_token(line, kotlin ? "fun" : "def");
-      if (after == std::string_view::npos) continue;
-      size_t i = after;
-      while (i < line.size() && line[i] == ' ') i++;
-      if (i < line.size() && line[i] == '<') { // fun <T> name
-        size_t close = line.find('>', i);
-        if (close == std::string_view::npos) continue;
-        i = close + 1;
-      }
-      std::string_view name = next_ident(line, &i);
-      // Extension functions: fun Receiver.name( / fun List<T>.name(
-      while (i < line.size() && (line[i] == '.' || line[i] == '<' || line[i] == '?')) {
-        if (line[i] == '<') {
-          size_t close = line.find('>', i);
-          if (close == std::string_view::npos) break;
-          i = close + 1;
-          continue;
-        }
-        if (line[i] == '?') {
-          i++;
-          continue;
-        }
-        i++;
-        name = next_ident(line, &i);
-      }
-      add(&scan.functions, name, n);
+      add(&scan.functions, kotlin_scala_function(line, kotlin), n);
       continue;
     }
-    if (ext == "groovy") {
-      if (size_t after = find_token(line, "def"); after != std::string_view::npos) {
-        size_t i = after;
-        std::string_view name = next_ident(line, &i);
-        if (!name.empty() && i < line.size() && line.find('(', i) != std::string_view::npos) {
-          add(&scan.functions, name, n);
-          continue;
-        }
+    if (groovy)
+      if (std::string_view name = groovy_def(line); !name.empty()) {
+        add(&scan.functions, name, n);
+        continue;
       }
-    }
     add(&scan.functions, java_declared_name(line), n);
   }
   return scan;
