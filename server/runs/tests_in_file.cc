@@ -151,12 +151,16 @@ bool is_java_main(const std::vector<Token> &t, size_t first, size_t name, size_t
   return close == i + 3 && ident(i) && is(t[i + 1], "[") && is(t[i + 2], "]");
 }
 
-// JUnit tests (want junit) or main methods (want java_main) of a Java file.
-std::vector<FoundTest> java_methods(std::string_view text, FoundTest::Kind want) {
-  std::vector<Token> t = tokenize(text, TestLanguage::java);
-  Positions pos(text);
-  std::vector<FoundTest> tests;
-  std::string package;
+// JUnit tests (want junit), main methods (want java_main) or test classes (want junit_class)
+// of a Java file, in one pass over its tokens that tracks the package, the classes open at
+// each token and the member declaration it is in.
+class JavaMethods {
+public:
+  JavaMethods(std::string_view text, FoundTest::Kind want)
+      : text_(text), want_(want), t_(tokenize(text, TestLanguage::java)), pos_(text) {}
+  std::vector<FoundTest> find();
+
+private:
   struct Class {
     std::string name;
     int depth;  // brace depth of its body
@@ -164,114 +168,160 @@ std::vector<FoundTest> java_methods(std::string_view text, FoundTest::Kind want)
     size_t begin = 0, name_token = 0; // its declaration's first character, its name
     int tests = 0;                    // JUnit tests it declares itself
   };
-  std::vector<Class> classes;
-  std::string pending_class;
-  size_t pending_begin = 0, pending_name = 0;
-  auto class_name = [&] {
-    std::string cls;
-    for (const Class &c : classes) cls += (cls.empty() ? "" : "$") + c.name;
-    return package.empty() ? cls : package + "." + cls;
-  };
-  int depth = 0;
-  size_t member_start = SIZE_MAX; // first annotation of the next member
-  bool test_annotated = false;    // one of them marks a test
-  size_t decl_start = 0;          // first token after the last '{', '}' or ';'
-  for (size_t i = 0; i < t.size(); i++) {
-    const Token &k = t[i];
-    if (k.kind == Token::Kind::ident) {
-      if (is(k, "package") && depth == 0 && classes.empty()) {
-        package.clear();
-        for (i++; i < t.size() && !is(t[i], ";"); i++) package += t[i].text;
-        continue;
-      }
-      bool member_of_dot = i > 0 && is(t[i - 1], ".");
-      if ((is(k, "class") || is(k, "interface") || is(k, "enum") || is(k, "record")) &&
-          !member_of_dot && !(i > 0 && is(t[i - 1], "@")) && i + 1 < t.size() &&
-          t[i + 1].kind == Token::Kind::ident) {
-        pending_class = std::string(t[i + 1].text);
-        pending_begin = member_start != SIZE_MAX ? member_start : t[decl_start].begin;
-        pending_name = i + 1;
-        i++;
-        continue;
-      }
-      // A method name: an identifier followed by '(' directly in a class body.
-      if (i + 1 < t.size() && is(t[i + 1], "(") && !classes.empty() &&
-          depth == classes.back().depth) {
-        bool wanted = want == FoundTest::Kind::java_main
-                          ? classes.back().named && is(k, "main") &&
-                                is_java_main(t, decl_start, i, matching(t, i + 1))
-                          : test_annotated;
-        if (!wanted) {
-          member_start = SIZE_MAX;
-          continue;
-        }
-        classes.back().tests++;
-        FoundTest f;
-        f.kind = want;
-        f.class_name = class_name();
-        f.name = std::string(k.text);
-        f.selection = pos.range(k.begin, k.end);
-        size_t close = matching(t, i + 1), end = close;
-        while (end < t.size() && !is(t[end], "{") && !is(t[end], ";")) end++;
-        if (end < t.size() && is(t[end], "{")) end = matching(t, end);
-        size_t end_offset = end < t.size() ? t[end].end : text.size();
-        size_t start = want == FoundTest::Kind::junit ? member_start : t[decl_start].begin;
-        f.range = pos.range(start, end_offset);
-        if (want != FoundTest::Kind::junit_class) tests.push_back(std::move(f));
-        member_start = SIZE_MAX;
-        test_annotated = false;
-        i = end < t.size() ? end : t.size();
-        decl_start = i + 1;
-        continue;
-      }
-      continue;
-    }
-    if (is(k, "@") && i + 1 < t.size() && t[i + 1].kind == Token::Kind::ident &&
-        !is(t[i + 1], "interface")) {
-      size_t j = i + 1;
-      while (j + 2 < t.size() && is(t[j + 1], ".") && t[j + 2].kind == Token::Kind::ident) j += 2;
-      if (member_start == SIZE_MAX) member_start = k.begin;
-      if (is_test_annotation(t[j].text)) test_annotated = true;
-      if (j + 1 < t.size() && is(t[j + 1], "(")) j = matching(t, j + 1);
-      i = j;
-      continue;
-    }
-    if (is(k, "{") || is(k, "}") || is(k, ";")) { // a class body, a field, a statement
-      member_start = SIZE_MAX;
-      test_annotated = false;
-      decl_start = i + 1;
-    }
-    if (is(k, "{")) {
-      depth++;
-      if (!pending_class.empty()) {
-        bool named = classes.empty() ? depth == 1
-                                     : classes.back().named && depth == classes.back().depth + 1;
-        classes.push_back({pending_class, depth, named, pending_begin, pending_name});
-        pending_class.clear();
-      }
-    } else if (is(k, "}")) {
-      if (!classes.empty() && classes.back().depth == depth) {
-        const Class &c = classes.back();
-        if (want == FoundTest::Kind::junit_class && c.named && c.tests > 0) {
-          FoundTest f;
-          f.kind = want;
-          f.class_name = class_name();
-          f.name = c.name;
-          f.selection = pos.range(t[c.name_token].begin, t[c.name_token].end);
-          f.range = pos.range(c.begin, k.end);
-          tests.push_back(std::move(f));
-        }
-        classes.pop_back();
-      }
-      depth--;
-    }
+
+  std::string class_name() const;
+  // The identifier at t_[*i]: a package, a class declaration or a method name. Moves *i to
+  // the last token it took.
+  void identifier(size_t *i);
+  // The method named at t_[*i], when wanted; moves *i to its last token.
+  void method(size_t *i);
+  // The annotation at t_[i]; returns its last token.
+  size_t annotation(size_t i);
+  // A '{', '}' or other symbol at t_[i].
+  void symbol(size_t i);
+  // The '}' at t_[i] closing the innermost class's body.
+  void close_class(size_t i);
+
+  std::string_view text_;
+  FoundTest::Kind want_;
+  std::vector<Token> t_;
+  Positions pos_;
+  std::vector<FoundTest> tests_;
+  std::string package_;
+  std::vector<Class> classes_;
+  std::string pending_class_;
+  size_t pending_begin_ = 0, pending_name_ = 0;
+  int depth_ = 0;
+  size_t member_start_ = SIZE_MAX; // first annotation of the next member
+  bool test_annotated_ = false;    // one of them marks a test
+  size_t decl_start_ = 0;          // first token after the last '{', '}' or ';'
+};
+
+std::vector<FoundTest> JavaMethods::find() {
+  for (size_t i = 0; i < t_.size(); i++) {
+    const Token &k = t_[i];
+    if (k.kind == Token::Kind::ident)
+      identifier(&i);
+    else if (is(k, "@") && i + 1 < t_.size() && t_[i + 1].kind == Token::Kind::ident &&
+             !is(t_[i + 1], "interface"))
+      i = annotation(i);
+    else
+      symbol(i);
   }
   // Classes end after their members: back to the order of their declarations.
-  std::stable_sort(tests.begin(), tests.end(), [](const FoundTest &a, const FoundTest &b) {
+  std::stable_sort(tests_.begin(), tests_.end(), [](const FoundTest &a, const FoundTest &b) {
     const SourcePos &x = a.range.start, &y = b.range.start;
     return x.line != y.line ? x.line < y.line : x.character < y.character;
   });
-  return tests;
+  return std::move(tests_);
+}
+
+std::string JavaMethods::class_name() const {
+  std::string cls;
+  for (const Class &c : classes_) cls += (cls.empty() ? "" : "$") + c.name;
+  return package_.empty() ? cls : package_ + "." + cls;
+}
+
+void JavaMethods::identifier(size_t *ip) {
+  size_t &i = *ip;
+  const Token &k = t_[i];
+  if (is(k, "package") && depth_ == 0 && classes_.empty()) {
+    package_.clear();
+    for (i++; i < t_.size() && !is(t_[i], ";"); i++) package_ += t_[i].text;
+    return;
+  }
+  bool member_of_dot = i > 0 && is(t_[i - 1], ".");
+  if ((is(k, "class") || is(k, "interface") || is(k, "enum") || is(k, "record")) &&
+      !member_of_dot && !(i > 0 && is(t_[i - 1], "@")) && i + 1 < t_.size() &&
+      t_[i + 1].kind == Token::Kind::ident) {
+    pending_class_ = std::string(t_[i + 1].text);
+    pending_begin_ = member_start_ != SIZE_MAX ? member_start_ : t_[decl_start_].begin;
+    pending_name_ = i + 1;
+    i++;
+    return;
+  }
+  // A method name: an identifier followed by '(' directly in a class body.
+  if (i + 1 < t_.size() && is(t_[i + 1], "(") && !classes_.empty() &&
+      depth_ == classes_.back().depth)
+    method(ip);
+}
+
+void JavaMethods::method(size_t *ip) {
+  size_t &i = *ip;
+  const Token &k = t_[i];
+  bool wanted = want_ == FoundTest::Kind::java_main
+                    ? classes_.back().named && is(k, "main") &&
+                          is_java_main(t_, decl_start_, i, matching(t_, i + 1))
+                    : test_annotated_;
+  if (!wanted) {
+    member_start_ = SIZE_MAX;
+    return;
+  }
+  classes_.back().tests++;
+  FoundTest f;
+  f.kind = want_;
+  f.class_name = class_name();
+  f.name = std::string(k.text);
+  f.selection = pos_.range(k.begin, k.end);
+  size_t close = matching(t_, i + 1), end = close;
+  while (end < t_.size() && !is(t_[end], "{") && !is(t_[end], ";")) end++;
+  if (end < t_.size() && is(t_[end], "{")) end = matching(t_, end);
+  size_t end_offset = end < t_.size() ? t_[end].end : text_.size();
+  size_t start = want_ == FoundTest::Kind::junit ? member_start_ : t_[decl_start_].begin;
+  f.range = pos_.range(start, end_offset);
+  if (want_ != FoundTest::Kind::junit_class) tests_.push_back(std::move(f));
+  member_start_ = SIZE_MAX;
+  test_annotated_ = false;
+  i = end < t_.size() ? end : t_.size();
+  decl_start_ = i + 1;
+}
+
+size_t JavaMethods::annotation(size_t i) {
+  size_t j = i + 1;
+  while (j + 2 < t_.size() && is(t_[j + 1], ".") && t_[j + 2].kind == Token::Kind::ident) j += 2;
+  if (member_start_ == SIZE_MAX) member_start_ = t_[i].begin;
+  if (is_test_annotation(t_[j].text)) test_annotated_ = true;
+  if (j + 1 < t_.size() && is(t_[j + 1], "(")) j = matching(t_, j + 1);
+  return j;
+}
+
+void JavaMethods::symbol(size_t i) {
+  const Token &k = t_[i];
+  if (is(k, "{") || is(k, "}") || is(k, ";")) { // a class body, a field, a statement
+    member_start_ = SIZE_MAX;
+    test_annotated_ = false;
+    decl_start_ = i + 1;
+  }
+  if (is(k, "{")) {
+    depth_++;
+    if (!pending_class_.empty()) {
+      bool named = classes_.empty() ? depth_ == 1
+                                    : classes_.back().named && depth_ == classes_.back().depth + 1;
+      classes_.push_back({pending_class_, depth_, named, pending_begin_, pending_name_});
+      pending_class_.clear();
+    }
+  } else if (is(k, "}")) {
+    if (!classes_.empty() && classes_.back().depth == depth_) close_class(i);
+    depth_--;
+  }
+}
+
+void JavaMethods::close_class(size_t i) {
+  const Class &c = classes_.back();
+  if (want_ == FoundTest::Kind::junit_class && c.named && c.tests > 0) {
+    FoundTest f;
+    f.kind = want_;
+    f.class_name = class_name();
+    f.name = c.name;
+    f.selection = pos_.range(t_[c.name_token].begin, t_[c.name_token].end);
+    f.range = pos_.range(c.begin, t_[i].end);
+    tests_.push_back(std::move(f));
+  }
+  classes_.pop_back();
+}
+
+std::vector<FoundTest> java_methods(std::string_view text, FoundTest::Kind want) {
+  return JavaMethods(text, want).find();
 }
 
 bool go_test_name(std::string_view name, std::string_view prefix) {
