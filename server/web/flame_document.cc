@@ -165,95 +165,97 @@ std::string source_file_label(const Function &f, const Resolution &r) {
   return std::string(at == std::string_view::npos ? r.path : r.path.substr(at + 1));
 }
 
-} // namespace
-
-int64_t flame_bucket_ns(int64_t end_ns, uint32_t buckets) {
-  if (buckets == 0) buckets = 1;
-  int64_t want = std::max<int64_t>(1, (end_ns + buckets - 1) / buckets);
-  for (int64_t scale = 1;; scale *= 10) {
-    for (int64_t m : {1, 2, 5})
-      if (m * scale >= want) return m * scale;
-    if (scale > INT64_MAX / 100) return want;
-  }
-}
-
-bool build_flame_document(const ProfileIndex &index, const FlameDocumentOptions &o, Json *out,
-                          std::string *error) {
-  const Profile &p = index.profile();
-  EventId initial = static_cast<EventId>(std::max(0, p.metadata.default_event));
-  if (!o.event.empty()) {
-    int e = p.find_event(o.event);
+// The initial event: the one options name, else the profile's default. False with *error
+// when the profile has no such event, or none at all.
+bool initial_event(const Profile &p, const std::string &event, EventId *initial,
+                   std::string *error) {
+  *initial = static_cast<EventId>(std::max(0, p.metadata.default_event));
+  if (!event.empty()) {
+    int e = p.find_event(event);
     if (e < 0) {
       std::string known;
       for (const Event &ev : p.events)
         known += (known.empty() ? "" : ", ") + std::string(p.str(ev.name));
-      *error = "no event '" + o.event + "' (events: " + (known.empty() ? "none" : known) + ")";
+      *error = "no event '" + event + "' (events: " + (known.empty() ? "none" : known) + ")";
       return false;
     }
-    initial = static_cast<EventId>(e);
+    *initial = static_cast<EventId>(e);
   }
   if (p.events.empty()) {
     *error = "the profile has no events";
     return false;
   }
-  std::shared_ptr<const CalleeShape> shape = index.callee_shape(false);
-  const FunctionKeys &fk = index.functions(FunctionGrouping::name);
+  return true;
+}
 
-  // Timeline buckets, coarser until the rows fit.
-  int64_t bucket_ns = 0;
-  uint32_t buckets = 1;
+// The sample rows, in timeline buckets coarser until the rows fit: *bucket_ns is 0 (and
+// *buckets 1) for a profile without timestamps.
+std::vector<Row> fitting_rows(const ProfileIndex &index, const CalleeShape &shape,
+                              const FlameDocumentOptions &o, int64_t *bucket_ns,
+                              uint32_t *buckets) {
+  const Profile &p = index.profile();
+  *bucket_ns = 0;
+  *buckets = 1;
   if (index.has_time()) {
-    bucket_ns = flame_bucket_ns(index.end_ns(), o.buckets);
-    buckets =
-        static_cast<uint32_t>(std::max<int64_t>(1, (index.end_ns() + bucket_ns - 1) / bucket_ns));
+    *bucket_ns = flame_bucket_ns(index.end_ns(), o.buckets);
+    *buckets =
+        static_cast<uint32_t>(std::max<int64_t>(1, (index.end_ns() + *bucket_ns - 1) / *bucket_ns));
   }
-  std::vector<Row> rows = aggregate_rows(p, *shape, bucket_ns, buckets);
-  while (bucket_ns > 0 && buckets > 1 && rows.size() > o.max_rows) {
-    bucket_ns *= 4;
-    buckets =
-        static_cast<uint32_t>(std::max<int64_t>(1, (index.end_ns() + bucket_ns - 1) / bucket_ns));
-    rows = aggregate_rows(p, *shape, bucket_ns, buckets);
+  std::vector<Row> rows = aggregate_rows(p, shape, *bucket_ns, *buckets);
+  while (*bucket_ns > 0 && *buckets > 1 && rows.size() > o.max_rows) {
+    *bucket_ns *= 4;
+    *buckets =
+        static_cast<uint32_t>(std::max<int64_t>(1, (index.end_ns() + *bucket_ns - 1) / *bucket_ns));
+    rows = aggregate_rows(p, shape, *bucket_ns, *buckets);
   }
+  return rows;
+}
 
-  // The nodes some sample weighs, with their ancestors, renumbered in shape order (parents
-  // before children).
-  const size_t n = shape->size();
-  std::vector<uint32_t> out_id(n, kNoNode);
+// The nodes some sample weighs, with their ancestors, renumbered in shape order (parents
+// before children).
+struct OutputNodes {
+  std::vector<uint32_t> out_id;    // by shape node; kNoNode when not output
+  std::vector<uint32_t> functions; // function keys in output order
+  Json columns;                    // parent, fn, kind, line, id
+};
+
+OutputNodes output_nodes(const ProfileIndex &index, const CalleeShape &shape,
+                         const FunctionKeys &fk, const std::vector<Row> &rows, EventId initial,
+                         Measure measure) {
+  const Profile &p = index.profile();
+  const size_t n = shape.size();
+  OutputNodes out;
+  out.out_id.assign(n, kNoNode);
   std::vector<uint8_t> used(n, 0);
   for (const Row &r : rows)
-    for (uint32_t x = r.node; x != kNoNode && x != kTopParent && !used[x]; x = shape->parent[x])
+    for (uint32_t x = r.node; x != kNoNode && x != kTopParent && !used[x]; x = shape.parent[x])
       used[x] = 1;
-  std::vector<FrameId> frame = heaviest_frames(index, *shape, initial, o.measure);
+  std::vector<FrameId> frame = heaviest_frames(index, shape, initial, measure);
   std::vector<uint32_t> fn_out(fk.size(), kNoNode);
-  std::vector<uint32_t> functions; // function keys in output order
   Json parent = Json::array(), fn = Json::array(), kind = Json::array(), line = Json::array(),
        id = Json::array();
   uint32_t count = 0;
   for (uint32_t r = 0; r < n; r++) {
     if (!used[r]) continue;
-    out_id[r] = count++;
-    uint32_t key = shape->key[r];
+    out.out_id[r] = count++;
+    uint32_t key = shape.key[r];
     if (fn_out[key] == kNoNode) {
-      fn_out[key] = static_cast<uint32_t>(functions.size());
-      functions.push_back(key);
+      fn_out[key] = static_cast<uint32_t>(out.functions.size());
+      out.functions.push_back(key);
     }
     const Frame &f = p.frames[frame[r]];
     parent.push_back(
-        shape->parent[r] == kTopParent ? -1 : static_cast<int64_t>(out_id[shape->parent[r]]));
+        shape.parent[r] == kTopParent ? -1 : static_cast<int64_t>(out.out_id[shape.parent[r]]));
     fn.push_back(fn_out[key]);
     kind.push_back(static_cast<int>(f.kind));
     line.push_back(f.line);
-    id.push_back(shape->ids[r]);
+    id.push_back(shape.ids[r]);
   }
+  out.columns = {{"parent", parent}, {"fn", fn}, {"kind", kind}, {"line", line}, {"id", id}};
+  return out;
+}
 
-  Json j;
-  j["format"] = "hotlines-flame";
-  j["version"] = 1;
-  j["title"] = o.title;
-  j["profile"] = {{"format", p.metadata.format},
-                  {"producer", p.metadata.producer},
-                  {"start_time_ns", p.metadata.start_time_ns},
-                  {"duration_ns", p.metadata.duration_ns}};
+Json events_json(const Profile &p) {
   Json events = Json::array();
   for (const Event &e : p.events) {
     std::string_view unit = p.str(e.unit);
@@ -263,35 +265,37 @@ bool build_flame_document(const ProfileIndex &index, const FlameDocumentOptions 
                       {"total_value", e.total_value},
                       {"timed", e.samples.has_time()}});
   }
-  j["events"] = events;
+  return events;
+}
+
+// The profile's threads; *selected gets the ones the initial selection picks (none when it
+// is empty).
+Json threads_json(const Profile &p, const ThreadFilter &initial, Json *selected) {
   Json threads = Json::array();
-  std::vector<NamePattern> patterns(o.threads.patterns.begin(), o.threads.patterns.end());
-  Json selected = Json::array();
+  std::vector<NamePattern> patterns(initial.patterns.begin(), initial.patterns.end());
   for (size_t t = 0; t < p.threads.size(); t++) {
     const Thread &th = p.threads[t];
     Json tj = {{"name", std::string(p.str(th.name))}};
     if (th.os_tid >= 0) tj["tid"] = th.os_tid;
     if (th.java_tid >= 0) tj["java_tid"] = th.java_tid;
     threads.push_back(tj);
-    if (!o.threads.empty() && thread_selected(p, th, o.threads, patterns)) selected.push_back(t);
+    if (!initial.empty() && thread_selected(p, th, initial, patterns)) selected->push_back(t);
   }
-  j["threads"] = threads;
-  j["initial"] = {{"event", initial},
-                  {"measure", o.measure == Measure::count ? "count" : "value"},
-                  {"threads", selected}};
-  j["kinds"] = Json::array();
-  for (int k = 0; k <= static_cast<int>(FrameKind::kernel); k++)
-    j["kinds"].push_back(std::string(frame_kind_name(static_cast<FrameKind>(k))));
+  return threads;
+}
 
+// The output functions with their source files, or why they have none.
+Json functions_json(const Profile &p, const FunctionKeys &fk,
+                    const std::vector<uint32_t> &functions, const ProfileResolution *sources) {
   Json fns = Json::array();
   for (uint32_t key : functions) {
     FunctionId fid = fk.function(key);
     Json fj = {{"name", fk.label(key)}};
-    if (!o.sources) {
+    if (!sources) {
       fj["status"] = "unresolved";
       fj["why"] = "sources were not looked up";
     } else {
-      const Resolution &r = o.sources->of(fid);
+      const Resolution &r = sources->of(fid);
       if (!r.recorded.empty()) fj["file"] = source_file_label(p.functions[fid], r);
       fj["status"] = std::string(status_name(r.status));
       if (r.status == ResolutionStatus::resolved)
@@ -301,9 +305,12 @@ bool build_flame_document(const ProfileIndex &index, const FlameDocumentOptions 
     }
     fns.push_back(fj);
   }
-  j["functions"] = fns;
-  j["nodes"] = {{"parent", parent}, {"fn", fn}, {"kind", kind}, {"line", line}, {"id", id}};
+  return fns;
+}
 
+// The rows as columns, nodes by their output ids; `value` only when some row's differs from
+// its count.
+Json rows_json(const std::vector<Row> &rows, const std::vector<uint32_t> &out_id) {
   Json rev = Json::array(), rnode = Json::array(), rthread = Json::array(), rbucket = Json::array(),
        rcount = Json::array(), rvalue = Json::array();
   bool values_differ = false;
@@ -319,7 +326,53 @@ bool build_flame_document(const ProfileIndex &index, const FlameDocumentOptions 
   Json rj = {
       {"event", rev}, {"node", rnode}, {"thread", rthread}, {"bucket", rbucket}, {"count", rcount}};
   if (values_differ) rj["value"] = rvalue;
-  j["rows"] = rj;
+  return rj;
+}
+
+} // namespace
+
+int64_t flame_bucket_ns(int64_t end_ns, uint32_t buckets) {
+  if (buckets == 0) buckets = 1;
+  int64_t want = std::max<int64_t>(1, (end_ns + buckets - 1) / buckets);
+  for (int64_t scale = 1;; scale *= 10) {
+    for (int64_t m : {1, 2, 5})
+      if (m * scale >= want) return m * scale;
+    if (scale > INT64_MAX / 100) return want;
+  }
+}
+
+bool build_flame_document(const ProfileIndex &index, const FlameDocumentOptions &o, Json *out,
+                          std::string *error) {
+  const Profile &p = index.profile();
+  EventId initial;
+  if (!initial_event(p, o.event, &initial, error)) return false;
+  std::shared_ptr<const CalleeShape> shape = index.callee_shape(false);
+  const FunctionKeys &fk = index.functions(FunctionGrouping::name);
+  int64_t bucket_ns;
+  uint32_t buckets;
+  std::vector<Row> rows = fitting_rows(index, *shape, o, &bucket_ns, &buckets);
+  OutputNodes nodes = output_nodes(index, *shape, fk, rows, initial, o.measure);
+
+  Json j;
+  j["format"] = "hotlines-flame";
+  j["version"] = 1;
+  j["title"] = o.title;
+  j["profile"] = {{"format", p.metadata.format},
+                  {"producer", p.metadata.producer},
+                  {"start_time_ns", p.metadata.start_time_ns},
+                  {"duration_ns", p.metadata.duration_ns}};
+  j["events"] = events_json(p);
+  Json selected = Json::array();
+  j["threads"] = threads_json(p, o.threads, &selected);
+  j["initial"] = {{"event", initial},
+                  {"measure", o.measure == Measure::count ? "count" : "value"},
+                  {"threads", selected}};
+  j["kinds"] = Json::array();
+  for (int k = 0; k <= static_cast<int>(FrameKind::kernel); k++)
+    j["kinds"].push_back(std::string(frame_kind_name(static_cast<FrameKind>(k))));
+  j["functions"] = functions_json(p, fk, nodes.functions, o.sources);
+  j["nodes"] = std::move(nodes.columns);
+  j["rows"] = rows_json(rows, nodes.out_id);
   if (bucket_ns > 0)
     j["timeline"] = {{"bucket_ns", bucket_ns}, {"buckets", buckets}};
   else
