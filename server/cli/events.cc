@@ -3,6 +3,7 @@
 // Threading: Runs on the CLI's main thread.
 #include "server/cli/commands.h"
 #include "server/cli/input.h"
+#include "server/cli/row_json.h"
 #include "server/cli/text_table.h"
 #include "server/engine/query_events.h"
 #include "server/engine/units.h"
@@ -30,14 +31,9 @@ int run(const CliFlags &f) {
       sources.push_back(s);
       src += (src.empty() ? "" : ",") + std::string(s);
     }
-    rows.push_back({{"name", e.name},
-                    {"unit", e.unit},
-                    {"count", e.count},
-                    {"value", e.value},
-                    {"samples", e.samples},
-                    {"has_time", e.has_time},
-                    {"default", e.is_default},
-                    {"sources", sources}});
+    Json row = event_json(e);
+    row["sources"] = sources;
+    rows.push_back(row);
     t.add({std::string(e.name) + (e.is_default ? " *" : ""), std::to_string(e.count),
            format_weight(e.value, e.unit), unit_label(e.unit), e.has_time ? "yes" : "no", src});
   }

@@ -3,7 +3,8 @@
 // Threading: Runs on the CLI's main thread; filtered views use both cores.
 #include "server/cli/commands.h"
 #include "server/cli/input.h"
-#include "server/cli/text_table.h"
+#include "server/cli/row_json.h"
+#include "server/cli/weight_table.h"
 #include "server/engine/query_hot.h"
 #include "server/engine/query_lines.h"
 #include "server/engine/units.h"
@@ -28,7 +29,6 @@ int run(const CliFlags &f) {
   o.top = f.top.value_or(20);
   o.min_pct = f.min_pct.value_or(0);
   o.method = f.method;
-  const std::string unit = std::string(v->unit());
 
   // The gate looks at the top self% of the whole view, whatever the rows shown.
   double top_self_pct = 0;
@@ -54,23 +54,14 @@ int run(const CliFlags &f) {
     if (!f.method.empty() && h.matched == 0) return cli_no_match(*v, f.method, f.json);
     j["matched"] = h.matched;
     Json rows = Json::array();
-    TextTable t({{"self", TextTable::right},
-                 {"self%", TextTable::right},
-                 {"total", TextTable::right},
-                 {"total%", TextTable::right},
-                 {"line", TextTable::left},
-                 {"function", TextTable::left}});
+    WeightTable t(*v, WeightTable::self_first, {},
+                  {{"line", TextTable::left}, {"function", TextTable::left}});
     for (const LineRow &r : h.rows) {
-      rows.push_back({{"function", r.function},
-                      {"file", r.file},
-                      {"line", r.line},
-                      {"self", r.self},
-                      {"self_pct", percent(r.self, v->total)},
-                      {"total", r.total},
-                      {"total_pct", percent(r.total, v->total)}});
-      t.add({format_weight(r.self, unit), format_pct(percent(r.self, v->total)),
-             format_weight(r.total, unit), format_pct(percent(r.total, v->total)),
-             std::string(r.file) + ":" + std::to_string(r.line), std::string(r.function)});
+      Json row = {{"function", r.function}, {"file", r.file}, {"line", r.line}};
+      add_weight_json(row, *v, r.self, r.total);
+      rows.push_back(row);
+      t.add({}, r.self, r.total,
+            {std::string(r.file) + ":" + std::to_string(r.line), std::string(r.function)});
     }
     j["lines"] = rows;
     text += t.render();
@@ -79,21 +70,12 @@ int run(const CliFlags &f) {
     if (!f.method.empty() && h.matched == 0) return cli_no_match(*v, f.method, f.json);
     j["matched"] = h.matched;
     Json rows = Json::array();
-    TextTable t({{"self", TextTable::right},
-                 {"self%", TextTable::right},
-                 {"total", TextTable::right},
-                 {"total%", TextTable::right},
-                 {"function", TextTable::left}});
+    WeightTable t(*v, WeightTable::self_first, {}, {{"function", TextTable::left}});
     for (const FunctionRow &r : h.rows) {
-      rows.push_back({{"name", r.name},
-                      {"file", r.file},
-                      {"self", r.self},
-                      {"self_pct", percent(r.self, v->total)},
-                      {"total", r.total},
-                      {"total_pct", percent(r.total, v->total)}});
-      t.add({format_weight(r.self, unit), format_pct(percent(r.self, v->total)),
-             format_weight(r.total, unit), format_pct(percent(r.total, v->total)),
-             std::string(r.name)});
+      Json row = {{"name", r.name}, {"file", r.file}};
+      add_weight_json(row, *v, r.self, r.total);
+      rows.push_back(row);
+      t.add({}, r.self, r.total, {std::string(r.name)});
     }
     j["functions"] = rows;
     text += t.render();

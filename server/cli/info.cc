@@ -2,6 +2,7 @@
 // totals and units, thread groups and the hottest functions of the default event, warnings.
 #include "server/cli/commands.h"
 #include "server/cli/input.h"
+#include "server/cli/row_json.h"
 #include "server/cli/text_table.h"
 #include "server/engine/query_events.h"
 #include "server/engine/query_hot.h"
@@ -51,14 +52,7 @@ int run(const CliFlags &f) {
   j["frames"] = p.frames.size();
   j["stacks"] = p.stack_count();
   Json jev = Json::array();
-  for (const EventRow &e : events)
-    jev.push_back({{"name", e.name},
-                   {"unit", e.unit},
-                   {"count", e.count},
-                   {"value", e.value},
-                   {"samples", e.samples},
-                   {"has_time", e.has_time},
-                   {"default", e.is_default}});
+  for (const EventRow &e : events) jev.push_back(event_json(e));
   j["events"] = jev;
 
   std::string text;
@@ -94,10 +88,7 @@ int run(const CliFlags &f) {
     TextTable tt({{"", TextTable::left}, {"", TextTable::right}, {"", TextTable::right}});
     for (size_t i = 0; i < tr.rows.size() && i < top; i++) {
       const ThreadRow &r = tr.rows[i];
-      jt.push_back({{"name", r.name},
-                    {"threads", r.members.size()},
-                    {"weight", r.weight},
-                    {"pct", percent(r.weight, tr.view_total)}});
+      jt.push_back(thread_group_json(r, tr.view_total));
       tt.add({"  " + r.name +
                   (r.members.size() > 1 ? " (" + std::to_string(r.members.size()) + ")" : ""),
               format_weight(r.weight, unit), format_pct(percent(r.weight, tr.view_total))});
@@ -110,11 +101,9 @@ int run(const CliFlags &f) {
     Json jh = Json::array();
     TextTable ht({{"", TextTable::right}, {"", TextTable::right}, {"", TextTable::left}});
     for (const FunctionRow &r : h.rows) {
-      jh.push_back({{"name", r.name},
-                    {"self", r.self},
-                    {"self_pct", percent(r.self, v->total)},
-                    {"total", r.total},
-                    {"total_pct", percent(r.total, v->total)}});
+      Json row = {{"name", r.name}};
+      add_weight_json(row, *v, r.self, r.total);
+      jh.push_back(row);
       ht.add({"  " + format_weight(r.self, unit), format_pct(percent(r.self, v->total)),
               std::string(r.name)});
     }

@@ -4,7 +4,8 @@
 // Threading: Runs on the CLI's main thread; filtered views use both cores.
 #include "server/cli/commands.h"
 #include "server/cli/input.h"
-#include "server/cli/text_table.h"
+#include "server/cli/row_json.h"
+#include "server/cli/weight_table.h"
 #include "server/engine/file_keys.h"
 #include "server/engine/query_lines.h"
 #include "server/engine/units.h"
@@ -21,12 +22,15 @@ const FlagSpec kExtra[] = {
     {"files", 0, false, "list the recorded source files with their weight"},
 };
 
-Json line_json(int32_t line, int64_t self, int64_t total, int64_t view_total) {
-  return {{"line", line},
-          {"self", self},
-          {"self_pct", percent(self, view_total)},
-          {"total", total},
-          {"total_pct", percent(total, view_total)}};
+Json line_json(const ViewWeights &v, int32_t line, int64_t self, int64_t total) {
+  Json row = {{"line", line}};
+  add_weight_json(row, v, self, total);
+  return row;
+}
+
+// The table of one file's or one method's lines: the line number, then the weights.
+WeightTable line_table(const ViewWeights &v) {
+  return WeightTable(v, WeightTable::self_first, {{"line", TextTable::right}}, {});
 }
 
 // What `lines` prints: the JSON object and the text, filled by one of the modes below.
@@ -35,38 +39,18 @@ struct Output {
   std::string text;
 };
 
-// The self, self%, total and total% cells of a text row, after its first cell.
-void add_weights(TextTable &t, const ViewWeights &v, std::string first, int64_t self,
-                 int64_t total) {
-  const std::string unit(v.unit());
-  t.add({std::move(first), format_weight(self, unit), format_pct(percent(self, v.total)),
-         format_weight(total, unit), format_pct(percent(total, v.total))});
-}
-
 // --files: the recorded source files by weight.
 void recorded_files_table(const ViewWeights &v, Output *out) {
-  const std::string unit(v.unit());
-  const int64_t total = v.total;
-  Json &j = out->j;
-  std::string &text = out->text;
   Json files = Json::array();
-  TextTable t({{"total", TextTable::right},
-               {"total%", TextTable::right},
-               {"self", TextTable::right},
-               {"self%", TextTable::right},
-               {"file", TextTable::left}});
+  WeightTable t(v, WeightTable::total_first, {}, {{"file", TextTable::left}});
   for (const RecordedFile &rf : recorded_files(v)) {
-    files.push_back({{"file", rf.file},
-                     {"self", rf.self},
-                     {"self_pct", percent(rf.self, total)},
-                     {"total", rf.total},
-                     {"total_pct", percent(rf.total, total)}});
-    t.add({format_weight(rf.total, unit), format_pct(percent(rf.total, total)),
-           format_weight(rf.self, unit), format_pct(percent(rf.self, total)),
-           std::string(rf.file)});
+    Json row = {{"file", rf.file}};
+    add_weight_json(row, v, rf.self, rf.total);
+    files.push_back(row);
+    t.add({}, rf.self, rf.total, {std::string(rf.file)});
   }
-  j["files"] = files;
-  text += t.render();
+  out->j["files"] = files;
+  out->text += t.render();
 }
 
 // --file NAME: one recorded file's line table. Returns 0 or the input exit code.
@@ -101,14 +85,10 @@ int file_table(const CliFlags &f, const ViewWeights &v, Output *out) {
   j["self"] = fl.self;
   j["total"] = fl.total;
   Json lines = Json::array();
-  TextTable t({{"line", TextTable::right},
-               {"self", TextTable::right},
-               {"self%", TextTable::right},
-               {"total", TextTable::right},
-               {"total%", TextTable::right}});
+  WeightTable t = line_table(v);
   for (const FileLine &l : fl.lines) {
-    lines.push_back(line_json(l.line, l.self, l.total, total));
-    add_weights(t, v, std::to_string(l.line), l.self, l.total);
+    lines.push_back(line_json(v, l.line, l.self, l.total));
+    t.add({std::to_string(l.line)}, l.self, l.total);
   }
   j["lines"] = lines;
   text += std::string(fl.file) + "  self " + format_weight(fl.self, unit) + " (" +
@@ -120,8 +100,6 @@ int file_table(const CliFlags &f, const ViewWeights &v, Output *out) {
 // -m PATTERN: the lines of the matching methods, grouped by method; without -m, the hottest
 // lines of the view. Returns 0 or the input exit code.
 int method_lines(const CliFlags &f, const ViewWeights &v, Output *out) {
-  const std::string unit(v.unit());
-  const int64_t total = v.total;
   Json &j = out->j;
   std::string &text = out->text;
   HotOptions o;
@@ -136,20 +114,15 @@ int method_lines(const CliFlags &f, const ViewWeights &v, Output *out) {
   }
   Json rows = Json::array();
   if (f.method.empty()) {
-    TextTable t({{"line", TextTable::left},
-                 {"self", TextTable::right},
-                 {"self%", TextTable::right},
-                 {"total", TextTable::right},
-                 {"total%", TextTable::right},
-                 {"function", TextTable::left}});
+    WeightTable t(v, WeightTable::self_first, {{"line", TextTable::left}},
+                  {{"function", TextTable::left}});
     for (const LineRow &r : h.rows) {
-      Json row = line_json(r.line, r.self, r.total, total);
+      Json row = line_json(v, r.line, r.self, r.total);
       row["function"] = r.function;
       row["file"] = r.file;
       rows.push_back(row);
-      t.add({std::string(r.file) + ":" + std::to_string(r.line), format_weight(r.self, unit),
-             format_pct(percent(r.self, total)), format_weight(r.total, unit),
-             format_pct(percent(r.total, total)), std::string(r.function)});
+      t.add({std::string(r.file) + ":" + std::to_string(r.line)}, r.self, r.total,
+            {std::string(r.function)});
     }
     text += t.render();
   } else {
@@ -161,18 +134,14 @@ int method_lines(const CliFlags &f, const ViewWeights &v, Output *out) {
              h.rows[end].file == h.rows[i].file)
         end++;
       text += "\n" + std::string(h.rows[i].function) + "  (" + std::string(h.rows[i].file) + ")\n";
-      TextTable t({{"line", TextTable::right},
-                   {"self", TextTable::right},
-                   {"self%", TextTable::right},
-                   {"total", TextTable::right},
-                   {"total%", TextTable::right}});
+      WeightTable t = line_table(v);
       for (size_t k = i; k < end; k++) {
         const LineRow &r = h.rows[k];
-        Json row = line_json(r.line, r.self, r.total, total);
+        Json row = line_json(v, r.line, r.self, r.total);
         row["function"] = r.function;
         row["file"] = r.file;
         rows.push_back(row);
-        add_weights(t, v, std::to_string(r.line), r.self, r.total);
+        t.add({std::to_string(r.line)}, r.self, r.total);
       }
       text += t.render();
       i = end;

@@ -15,8 +15,7 @@ size_t display_width(std::string_view s) {
 }
 } // namespace
 
-TextTable::TextTable(std::vector<std::pair<std::string, Align>> columns)
-    : columns_(std::move(columns)) {}
+TextTable::TextTable(Columns columns) : columns_(std::move(columns)) {}
 
 void TextTable::add(std::vector<std::string> cells) {
   cells.resize(columns_.size());

@@ -11,14 +11,15 @@ namespace hotlines {
 class TextTable {
 public:
   enum Align { left, right };
-  explicit TextTable(std::vector<std::pair<std::string, Align>> columns);
+  using Columns = std::vector<std::pair<std::string, Align>>; // header and alignment
+  explicit TextTable(Columns columns);
   void add(std::vector<std::string> cells);
   // The table with a header line; columns separated by two spaces.
   std::string render(bool header = true) const;
   size_t rows() const { return rows_.size(); }
 
 private:
-  std::vector<std::pair<std::string, Align>> columns_;
+  Columns columns_;
   std::vector<std::vector<std::string>> rows_;
 };
 

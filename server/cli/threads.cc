@@ -3,6 +3,7 @@
 // Threading: Runs on the CLI's main thread; filtered views use both cores.
 #include "server/cli/commands.h"
 #include "server/cli/input.h"
+#include "server/cli/row_json.h"
 #include "server/cli/text_table.h"
 #include "server/engine/query_threads.h"
 #include "server/engine/units.h"
@@ -39,10 +40,7 @@ int run(const CliFlags &f) {
     if (top && shown >= top) break;
     if (f.min_pct && percent(row.weight, r.view_total) < *f.min_pct) continue;
     shown++;
-    Json jr = {{"name", row.name},
-               {"threads", row.members.size()},
-               {"weight", row.weight},
-               {"pct", percent(row.weight, r.view_total)}};
+    Json jr = thread_group_json(row, r.view_total);
     if (row.members.size() == 1) {
       jr["os_tid"] = row.os_tid;
       jr["java_tid"] = row.java_tid;

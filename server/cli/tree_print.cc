@@ -2,26 +2,20 @@
 // Threading: Single-threaded (the CLI's main thread).
 #include "server/cli/tree_print.h"
 
-#include "server/cli/text_table.h"
+#include "server/cli/row_json.h"
+#include "server/cli/weight_table.h"
 #include "server/engine/line_keys.h"
-#include "server/engine/units.h"
 
 #include <charconv>
 
 namespace hotlines {
 
 std::string tree_text(const ViewWeights &v, const std::vector<TreeNode> &nodes, bool lines) {
-  const std::string unit(v.unit());
-  TextTable t({{"total", TextTable::right},
-               {"total%", TextTable::right},
-               {"self", TextTable::right},
-               {"self%", TextTable::right},
-               {"function", TextTable::left}});
+  WeightTable t(v, WeightTable::total_first, {}, {{"function", TextTable::left}});
   for (const TreeNode &n : nodes) {
     std::string name = std::string(n.depth * 2, ' ') + std::string(n.name);
     if (lines && n.line > 0) name += ":" + std::to_string(n.line);
-    t.add({format_weight(n.total, unit), format_pct(percent(n.total, v.total)),
-           format_weight(n.self, unit), format_pct(percent(n.self, v.total)), name});
+    t.add({}, n.self, n.total, {name});
   }
   return t.render();
 }
@@ -32,17 +26,15 @@ Json tree_json(const ViewWeights &v, const std::vector<TreeNode> &nodes) {
   Json out = Json::array();
   for (const TreeNode &n : nodes) {
     uint32_t file = lk.file_of_function(p.frames[n.frame].function);
-    out.push_back({{"id", n.id},
-                   {"parent", n.parent == kNoNode ? Json(nullptr) : Json(n.parent)},
-                   {"depth", n.depth},
-                   {"name", n.name},
-                   {"file", file == kNoKey ? std::string() : lk.file_name(file)},
-                   {"line", n.line},
-                   {"kind", frame_kind_name(p.frames[n.frame].kind)},
-                   {"self", n.self},
-                   {"self_pct", percent(n.self, v.total)},
-                   {"total", n.total},
-                   {"total_pct", percent(n.total, v.total)}});
+    Json node = {{"id", n.id},
+                 {"parent", n.parent == kNoNode ? Json(nullptr) : Json(n.parent)},
+                 {"depth", n.depth},
+                 {"name", n.name},
+                 {"file", file == kNoKey ? std::string() : lk.file_name(file)},
+                 {"line", n.line},
+                 {"kind", frame_kind_name(p.frames[n.frame].kind)}};
+    add_weight_json(node, v, n.self, n.total);
+    out.push_back(node);
   }
   return out;
 }

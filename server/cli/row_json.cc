@@ -1,0 +1,27 @@
+// JSON rows shared by the CLI's commands (see row_json.h).
+// Threading: Pure functions; the CLI's main thread.
+#include "server/cli/row_json.h"
+
+namespace hotlines {
+
+void add_weight_json(Json &row, const ViewWeights &view, int64_t self, int64_t total) {
+  row["self"] = self;
+  row["self_pct"] = percent(self, view.total);
+  row["total"] = total;
+  row["total_pct"] = percent(total, view.total);
+}
+
+Json event_json(const EventRow &e) {
+  return {{"name", e.name},         {"unit", e.unit},       {"count", e.count},
+          {"value", e.value},       {"samples", e.samples}, {"has_time", e.has_time},
+          {"default", e.is_default}};
+}
+
+Json thread_group_json(const ThreadRow &row, int64_t view_total) {
+  return {{"name", row.name},
+          {"threads", row.members.size()},
+          {"weight", row.weight},
+          {"pct", percent(row.weight, view_total)}};
+}
+
+} // namespace hotlines
