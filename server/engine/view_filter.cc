@@ -47,6 +47,14 @@ bool thread_matches(const Profile &p, const Thread &t, const ThreadFilter &tf,
 
 } // namespace
 
+std::vector<uint8_t> threads_matching(const Profile &p, const ThreadFilter &filter) {
+  std::vector<NamePattern> patterns(filter.patterns.begin(), filter.patterns.end());
+  std::vector<uint8_t> ok(p.threads.size());
+  for (size_t t = 0; t < p.threads.size(); t++)
+    ok[t] = thread_matches(p, p.threads[t], filter, patterns);
+  return ok;
+}
+
 bool SampleFilter::compile(const Profile &p, const View &view,
                            std::shared_ptr<const StackTree> base,
                            const std::vector<uint8_t> *idle_fn, const std::atomic<bool> *cancel,
@@ -81,12 +89,7 @@ bool SampleFilter::compile(const Profile &p, const View &view,
   pass_all_ = !view.filters();
 
   thread_ok_.clear();
-  if (!view.threads.empty()) {
-    std::vector<NamePattern> patterns(view.threads.patterns.begin(), view.threads.patterns.end());
-    thread_ok_.resize(p.threads.size());
-    for (size_t t = 0; t < p.threads.size(); t++)
-      thread_ok_[t] = thread_matches(p, p.threads[t], view.threads, patterns);
-  }
+  if (!view.threads.empty()) thread_ok_ = threads_matching(p, view.threads);
 
   window_ = view.from_ns || view.to_ns;
   if (window_) {

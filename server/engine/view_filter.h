@@ -56,6 +56,10 @@ private:
 // Per-function idle flags (is_idle_function_name of each display name).
 std::vector<uint8_t> idle_functions(const Profile &profile);
 
+// Per-thread flags: the thread passes `filter` (an exact name, an OS or Java thread id, or a
+// pattern matches it).
+std::vector<uint8_t> threads_matching(const Profile &profile, const ThreadFilter &filter);
+
 template <class Fn>
 void SampleFilter::for_each(size_t begin, size_t end, const std::atomic<bool> *cancel,
                             Fn &&fn) const {

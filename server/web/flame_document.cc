@@ -4,8 +4,8 @@
 
 #include "server/engine/callee_shape.h"
 #include "server/engine/function_keys.h"
-#include "server/engine/name_pattern.h"
 #include "server/engine/query_tree.h"
+#include "server/engine/view_filter.h"
 #include "server/sources/profile_resolution.h"
 
 #include <algorithm>
@@ -66,18 +66,6 @@ std::vector<Row> aggregate_rows(const Profile &p, const CalleeShape &shape, int6
               });
   }
   return rows;
-}
-
-bool thread_selected(const Profile &p, const Thread &t, const ThreadFilter &tf,
-                     const std::vector<NamePattern> &patterns) {
-  std::string_view name = p.str(t.name);
-  for (const std::string &n : tf.names)
-    if (name == n) return true;
-  for (int64_t id : tf.ids)
-    if ((t.os_tid >= 0 && t.os_tid == id) || (t.java_tid >= 0 && t.java_tid == id)) return true;
-  for (const NamePattern &np : patterns)
-    if (np.matches(name)) return true;
-  return false;
 }
 
 // The heaviest frame merged into each result node: by the initial event's cumulative weight
@@ -272,14 +260,15 @@ Json events_json(const Profile &p) {
 // is empty).
 Json threads_json(const Profile &p, const ThreadFilter &initial, Json *selected) {
   Json threads = Json::array();
-  std::vector<NamePattern> patterns(initial.patterns.begin(), initial.patterns.end());
+  std::vector<uint8_t> picked;
+  if (!initial.empty()) picked = threads_matching(p, initial);
   for (size_t t = 0; t < p.threads.size(); t++) {
     const Thread &th = p.threads[t];
     Json tj = {{"name", std::string(p.str(th.name))}};
     if (th.os_tid >= 0) tj["tid"] = th.os_tid;
     if (th.java_tid >= 0) tj["java_tid"] = th.java_tid;
     threads.push_back(tj);
-    if (!initial.empty() && thread_selected(p, th, initial, patterns)) selected->push_back(t);
+    if (!picked.empty() && picked[t]) selected->push_back(t);
   }
   return threads;
 }
