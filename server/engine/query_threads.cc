@@ -21,8 +21,7 @@ ThreadsResult thread_weights(const ProfileIndex &index, const View &view, bool g
   ThreadsResult out;
   const Profile &p = index.profile();
   SampleFilter filter;
-  if (!filter.compile(p, view, index.tree(), &index.idle_functions(), cancel, &out.error))
-    return out;
+  if (!filter.compile(index, view, cancel, &out.error)) return out;
   std::vector<int64_t> weight;
   if (filter.passes_everything()) {
     auto w = index.unfiltered(filter.event(), view.measure);

@@ -193,7 +193,7 @@ void add_compare_event(const ProfileIndex &index, const View &view, const Timeli
   View cv = view;
   cv.event = o.compare_event;
   SampleFilter cf;
-  if (!cf.compile(p, cv, index.tree(), &index.idle_functions(), cancel, &out->error)) return;
+  if (!cf.compile(index, cv, cancel, &out->error)) return;
   const SampleColumns &cc = p.events[cf.event()].samples;
   out->compare_event = p.str(p.events[cf.event()].name);
   out->compare_unit = view.measure == Measure::count ? "samples" : p.str(p.events[cf.event()].unit);
@@ -226,8 +226,7 @@ Timeline timeline(const ProfileIndex &index, const View &view, const TimelineOpt
   Timeline out;
   const Profile &p = index.profile();
   SampleFilter filter;
-  if (!filter.compile(p, view, index.tree(), &index.idle_functions(), cancel, &out.error))
-    return out;
+  if (!filter.compile(index, view, cancel, &out.error)) return out;
   const SampleColumns &cols = p.events[filter.event()].samples;
   out.event = p.str(p.events[filter.event()].name);
   out.unit = view.measure == Measure::count ? "samples" : p.str(p.events[filter.event()].unit);

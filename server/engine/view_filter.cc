@@ -4,6 +4,7 @@
 
 #include "server/engine/idle_frames.h"
 #include "server/engine/name_pattern.h"
+#include "server/engine/profile_index.h"
 
 namespace hotlines {
 
@@ -143,6 +144,11 @@ bool SampleFilter::compile(const Profile &p, const View &view,
     }
   }
   return !cancelled();
+}
+
+bool SampleFilter::compile(const ProfileIndex &index, const View &view,
+                           const std::atomic<bool> *cancel, std::string *error) {
+  return compile(index.profile(), view, index.tree(), &index.idle_functions(), cancel, error);
 }
 
 } // namespace hotlines

@@ -16,6 +16,8 @@
 
 namespace hotlines {
 
+class ProfileIndex;
+
 class SampleFilter {
 public:
   // Compiles `view`. `base` is the profile's own StackTree (built here when null);
@@ -24,6 +26,9 @@ public:
   // *error "cancelled" when the token fires.
   bool compile(const Profile &profile, const View &view, std::shared_ptr<const StackTree> base,
                const std::vector<uint8_t> *idle_functions, const std::atomic<bool> *cancel,
+               std::string *error);
+  // compile() against an index's profile, with its StackTree and idle flags.
+  bool compile(const ProfileIndex &index, const View &view, const std::atomic<bool> *cancel,
                std::string *error);
 
   EventId event() const { return event_; }

@@ -125,7 +125,7 @@ ViewResult compute_view(const ProfileIndex &index, const View &view,
   ViewResult r;
   const Profile &p = index.profile();
   SampleFilter filter;
-  if (!filter.compile(p, view, index.tree(), &index.idle_functions(), cancel, &r.error)) {
+  if (!filter.compile(index, view, cancel, &r.error)) {
     r.cancelled = r.error == "cancelled";
     return r;
   }
