@@ -73,20 +73,19 @@ View LspServer::request_view(const LoadedProfile &lp, const json &params) const 
   if (params.is_object() && params.contains("event") && params["event"].is_string())
     event = params["event"].get<std::string>();
   Session::check_event(*lp.profile, event);
-  View out = session_.view(lp, event);
-  View *view = &out;
-  if (!params.is_object()) return out;
+  View view = session_.view(lp, event);
+  if (!params.is_object()) return view;
   if (params.contains("measure")) {
     const json &m = params["measure"];
     if (m != "count" && m != "value")
       throw Failure::bad_params("params.measure must be \"count\" or \"value\"");
-    view->measure = m == "count" ? Measure::count : Measure::value;
+    view.measure = m == "count" ? Measure::count : Measure::value;
   }
   ViewSpec spec;
   bool overridden = false;
   if (params.contains("threads")) {
     spec.threads = string_list(params["threads"]);
-    view->threads = {};
+    view.threads = {};
     overridden = true;
   }
   if (params.contains("from") || params.contains("to")) {
@@ -96,24 +95,24 @@ View LspServer::request_view(const LoadedProfile &lp, const json &params) const 
     };
     spec.from = str("from");
     spec.to = str("to");
-    view->from_ns.reset();
-    view->to_ns.reset();
+    view.from_ns.reset();
+    view.to_ns.reset();
     overridden = true;
   }
   if (overridden) {
     View extra;
     std::string error;
     if (!make_view(spec, *lp.index, &extra, &error)) throw Failure::bad_params(error);
-    if (params.contains("threads")) view->threads = extra.threads;
-    if (extra.from_ns) view->from_ns = extra.from_ns;
-    if (extra.to_ns) view->to_ns = extra.to_ns;
+    if (params.contains("threads")) view.threads = extra.threads;
+    if (extra.from_ns) view.from_ns = extra.from_ns;
+    if (extra.to_ns) view.to_ns = extra.to_ns;
   }
-  if (params.contains("hide")) view->hide = string_list(params["hide"]);
-  if (params.contains("include")) view->include = string_list(params["include"]);
-  if (params.contains("exclude")) view->exclude = string_list(params["exclude"]);
+  if (params.contains("hide")) view.hide = string_list(params["hide"]);
+  if (params.contains("include")) view.include = string_list(params["include"]);
+  if (params.contains("exclude")) view.exclude = string_list(params["exclude"]);
   if (params.contains("noIdle") && params["noIdle"].is_boolean())
-    view->no_idle = params["noIdle"].get<bool>();
-  return out;
+    view.no_idle = params["noIdle"].get<bool>();
+  return view;
 }
 
 void LspServer::on_events(const json &params, Reply reply) {
