@@ -1,7 +1,7 @@
 // The `hotlines` subcommands (everything but `serve`): one CliCommand per command, defined in
-// the command's own file (cli/NAME.cc) and listed once in cli_commands(), which `hotlines
-// --help` prints and main.cc dispatches on. Exit codes: 0 ok, 1 assertion failed, 2 usage,
-// 3 input error. Single-threaded (the CLI's main thread).
+// the command's own file (cli/NAME.cc, or its mirror's) and listed once in cli_commands(),
+// which `hotlines --help` prints and main.cc dispatches on. Exit codes: 0 ok, 1 assertion
+// failed, 2 usage, 3 input error. Single-threaded (the CLI's main thread).
 #pragma once
 
 #include "server/cli/flags.h"

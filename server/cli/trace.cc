@@ -11,9 +11,7 @@
 namespace hotlines {
 
 namespace {
-const FlagSpec kExtra[] = {
-    {"lines", 0, false, "split nodes by line (function:line)"},
-};
+const FlagSpec kExtra[] = {kSplitLinesFlag};
 
 int run(const CliFlags &f) {
   CliInput in;

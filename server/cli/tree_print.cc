@@ -6,8 +6,6 @@
 #include "server/cli/weight_table.h"
 #include "server/engine/line_keys.h"
 
-#include <charconv>
-
 namespace hotlines {
 
 std::string tree_text(const ViewWeights &v, const std::vector<TreeNode> &nodes, bool lines) {
@@ -37,29 +35,6 @@ Json tree_json(const ViewWeights &v, const std::vector<TreeNode> &nodes) {
     out.push_back(node);
   }
   return out;
-}
-
-bool parse_line_anchor(const std::string &text, TreeOptions *o) {
-  size_t colon = text.rfind(':');
-  if (colon == std::string::npos || colon == 0) return false;
-  int32_t line = 0;
-  const char *b = text.data() + colon + 1, *e = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(b, e, line);
-  if (ec != std::errc() || ptr != e || line < 1) return false;
-  o->file = text.substr(0, colon);
-  o->line = line;
-  return true;
-}
-
-int tree_options(const CliFlags &f, TreeDirection direction, TreeOptions *o) {
-  o->direction = direction;
-  o->method = f.method;
-  o->lines = f.has("lines");
-  o->max_depth = f.depth.value_or(10);
-  o->min_pct = f.min_pct.value_or(1);
-  if (f.has("line") && !parse_line_anchor(f.value("line"), o))
-    return cli_fail(kExitUsage, "--line wants SOURCE:LINE, got '" + f.value("line") + "'", f.json);
-  return kExitOk;
 }
 
 } // namespace hotlines
