@@ -5,52 +5,126 @@
 #include "server/engine/units.h"
 
 #include <algorithm>
+#include <functional>
 
 namespace hotlines {
 
 namespace {
 
-const FlagSpec kCommon[] = {
-    {"event", 'e', true, "event to show: cpu, wall, alloc, lock, ... (default: the profile's)"},
-    {"thread", 't', true,
-     "only threads whose name contains TEXT (regex with operators), or with id N; repeatable"},
-    {"from", 0, true, "window start: 2s, 500ms, 1m30s from the profile start, or epoch ms"},
-    {"to", 0, true, "window end (exclusive), same forms as --from"},
-    {"top", 'n', true, "at most N rows"},
-    {"depth", 0, true, "at most N tree levels"},
-    {"min-pct", 0, true, "drop rows/nodes below PCT percent of the view"},
-    {"hide", 0, true, "remove frames matching PATTERN from stacks; repeatable"},
-    {"include", 0, true, "keep samples with a frame matching PATTERN; repeatable"},
-    {"exclude", 0, true, "drop samples with a frame matching PATTERN; repeatable"},
-    {"fqn", 0, false, "group functions by name and descriptor (splits overloads)"},
-    {"no-idle", 0, false, "drop samples whose leaf is a park/wait/sleep/poll/futex frame"},
-    {"assert-below", 0, true, "exit 1 when the top self% is at or above PCT"},
-    {"method", 'm', true, "method PATTERN (substring, or regex with operators)"},
-    {"value", 0, false, "weigh samples by value: ns, bytes, ... (default)"},
-    {"count", 0, false, "weigh samples by count"},
-    {"json", 0, false, "print JSON (field names in README.md, \"Command line\")"},
-    {"help", 'h', false, "print this help"},
-};
+// What a common flag's value does to the parsed flags: false with *error when it is malformed.
+using Setter = std::function<bool(CliFlags &f, const std::string &name, const std::string &value,
+                                  std::string *error)>;
 
-// What a command without the common flags still takes.
-const FlagSpec kHelpOnly[] = {{"help", 'h', false, "print this help"}};
-
-std::span<const FlagSpec> common_flags(bool common) {
-  return common ? std::span<const FlagSpec>(kCommon) : std::span<const FlagSpec>(kHelpOnly);
+Setter store(std::string CliFlags::*field) {
+  return [field](CliFlags &f, const std::string &, const std::string &value, std::string *) {
+    f.*field = value;
+    return true;
+  };
 }
 
-const FlagSpec *find_flag(std::string_view name, bool is_short, std::span<const FlagSpec> extra,
-                          bool common) {
-  for (std::span<const FlagSpec> table : {common_flags(common), extra})
-    for (const FlagSpec &f : table)
-      if (is_short ? (name.size() == 1 && f.short_name == name[0]) : name == f.name) return &f;
-  return nullptr;
+Setter append(std::vector<std::string> CliFlags::*field) {
+  return [field](CliFlags &f, const std::string &, const std::string &value, std::string *) {
+    (f.*field).push_back(value);
+    return true;
+  };
+}
+
+Setter store_true(bool CliFlags::*field) {
+  return [field](CliFlags &f, const std::string &, const std::string &, std::string *) {
+    f.*field = true;
+    return true;
+  };
+}
+
+Setter store_measure(Measure m) {
+  return [m](CliFlags &f, const std::string &, const std::string &, std::string *) {
+    f.measure = m;
+    return true;
+  };
+}
+
+template <class T> Setter store_count(std::optional<T> CliFlags::*field) {
+  return
+      [field](CliFlags &f, const std::string &name, const std::string &value, std::string *error) {
+        uint64_t c;
+        if (!parse_count(value, &c)) {
+          *error = "flag --" + name + ": '" + value + "' is not a non-negative integer";
+          return false;
+        }
+        f.*field = static_cast<T>(c);
+        return true;
+      };
+}
+
+Setter store_number(std::optional<double> CliFlags::*field) {
+  return
+      [field](CliFlags &f, const std::string &name, const std::string &value, std::string *error) {
+        double d;
+        if (!parse_number(value, &d)) {
+          *error = "flag --" + name + ": '" + value + "' is not a number";
+          return false;
+        }
+        f.*field = d;
+        return true;
+      };
+}
+
+// A flag every query command takes: how it is written and what its value sets.
+struct CommonFlag {
+  FlagSpec spec;
+  Setter set;
+};
+
+const CommonFlag kCommon[] = {
+    {{"event", 'e', true, "event to show: cpu, wall, alloc, lock, ... (default: the profile's)"},
+     store(&CliFlags::event)},
+    {{"thread", 't', true,
+      "only threads whose name contains TEXT (regex with operators), or with id N; repeatable"},
+     append(&CliFlags::threads)},
+    {{"from", 0, true, "window start: 2s, 500ms, 1m30s from the profile start, or epoch ms"},
+     store(&CliFlags::from)},
+    {{"to", 0, true, "window end (exclusive), same forms as --from"}, store(&CliFlags::to)},
+    {{"top", 'n', true, "at most N rows"}, store_count(&CliFlags::top)},
+    {{"depth", 0, true, "at most N tree levels"}, store_count(&CliFlags::depth)},
+    {{"min-pct", 0, true, "drop rows/nodes below PCT percent of the view"},
+     store_number(&CliFlags::min_pct)},
+    {{"hide", 0, true, "remove frames matching PATTERN from stacks; repeatable"},
+     append(&CliFlags::hide)},
+    {{"include", 0, true, "keep samples with a frame matching PATTERN; repeatable"},
+     append(&CliFlags::include)},
+    {{"exclude", 0, true, "drop samples with a frame matching PATTERN; repeatable"},
+     append(&CliFlags::exclude)},
+    {{"fqn", 0, false, "group functions by name and descriptor (splits overloads)"},
+     store_true(&CliFlags::fqn)},
+    {{"no-idle", 0, false, "drop samples whose leaf is a park/wait/sleep/poll/futex frame"},
+     store_true(&CliFlags::no_idle)},
+    {{"assert-below", 0, true, "exit 1 when the top self% is at or above PCT"},
+     store_number(&CliFlags::assert_below)},
+    {{"method", 'm', true, "method PATTERN (substring, or regex with operators)"},
+     store(&CliFlags::method)},
+    {{"value", 0, false, "weigh samples by value: ns, bytes, ... (default)"},
+     store_measure(Measure::value)},
+    {{"count", 0, false, "weigh samples by count"}, store_measure(Measure::count)},
+    {{"json", 0, false, "print JSON (field names in README.md, \"Command line\")"},
+     store_true(&CliFlags::json)},
+    // Last: a command without the common flags still takes this one.
+    {{"help", 'h', false, "print this help"}, store_true(&CliFlags::help)},
+};
+
+std::span<const CommonFlag> common_flags(bool common) {
+  return common ? std::span<const CommonFlag>(kCommon)
+                : std::span<const CommonFlag>(kCommon).last(1);
+}
+
+bool is_named(const FlagSpec &f, std::string_view name, bool is_short) {
+  return is_short ? (name.size() == 1 && f.short_name == name[0]) : name == f.name;
 }
 
 } // namespace
 
 bool CliFlags::parse(const std::vector<std::string> &args, std::span<const FlagSpec> extra,
                      bool common, std::string *error) {
+  const std::span<const CommonFlag> commons = common_flags(common);
   for (size_t i = 0; i < args.size(); i++) {
     const std::string &a = args[i];
     if (a.size() < 2 || a[0] != '-' || a == "-") {
@@ -71,7 +145,12 @@ bool CliFlags::parse(const std::vector<std::string> &args, std::span<const FlagS
       inline_value = name.substr(1); // -m'Foo'
       name.resize(1);
     }
-    const FlagSpec *spec = find_flag(name, is_short, extra, common);
+    // A common flag, else one of the command's own.
+    auto c = std::find_if(commons.begin(), commons.end(),
+                          [&](const CommonFlag &f) { return is_named(f.spec, name, is_short); });
+    auto own = std::find_if(extra.begin(), extra.end(),
+                            [&](const FlagSpec &f) { return is_named(f, name, is_short); });
+    const FlagSpec *spec = c != commons.end() ? &c->spec : own != extra.end() ? &*own : nullptr;
     if (!spec) {
       *error = "unknown flag '" + a + "'";
       return false;
@@ -90,63 +169,10 @@ bool CliFlags::parse(const std::vector<std::string> &args, std::span<const FlagS
       *error = "flag --" + std::string(spec->name) + " takes no value";
       return false;
     }
-    std::string_view n = spec->name;
-    if (std::any_of(extra.begin(), extra.end(), [&](const FlagSpec &e) { return &e == spec; })) {
-      extra_[std::string(n)].push_back(value); // the command's own flag
-      continue;
-    }
-    auto number = [&](double *out) {
-      if (parse_number(value, out)) return true;
-      *error = "flag --" + std::string(n) + ": '" + value + "' is not a number";
+    if (c == commons.end())
+      extra_[spec->name].push_back(value);
+    else if (!c->set(*this, spec->name, value, error))
       return false;
-    };
-    auto count = [&](uint64_t *out) {
-      if (parse_count(value, out)) return true;
-      *error = "flag --" + std::string(n) + ": '" + value + "' is not a non-negative integer";
-      return false;
-    };
-    double d;
-    uint64_t c;
-    if (n == "event")
-      event = value;
-    else if (n == "thread")
-      threads.push_back(value);
-    else if (n == "from")
-      from = value;
-    else if (n == "to")
-      to = value;
-    else if (n == "top") {
-      if (!count(&c)) return false;
-      top = c;
-    } else if (n == "depth") {
-      if (!count(&c)) return false;
-      depth = static_cast<uint32_t>(c);
-    } else if (n == "min-pct") {
-      if (!number(&d)) return false;
-      min_pct = d;
-    } else if (n == "hide")
-      hide.push_back(value);
-    else if (n == "include")
-      include.push_back(value);
-    else if (n == "exclude")
-      exclude.push_back(value);
-    else if (n == "fqn")
-      fqn = true;
-    else if (n == "no-idle")
-      no_idle = true;
-    else if (n == "assert-below") {
-      if (!number(&d)) return false;
-      assert_below = d;
-    } else if (n == "method")
-      method = value;
-    else if (n == "value")
-      measure = Measure::value;
-    else if (n == "count")
-      measure = Measure::count;
-    else if (n == "json")
-      json = true;
-    else if (n == "help")
-      help = true;
   }
   return true;
 }
@@ -169,7 +195,7 @@ std::string CliFlags::flag_help(std::span<const FlagSpec> extra, bool common) {
     out += left + f.help + "\n";
   };
   for (const FlagSpec &f : extra) add(f);
-  for (const FlagSpec &f : common_flags(common)) add(f);
+  for (const CommonFlag &c : common_flags(common)) add(c.spec);
   return out;
 }
 
