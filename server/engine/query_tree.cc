@@ -186,6 +186,50 @@ EmitInput input_of(const Merged &m) {
   return in;
 }
 
+// Children lists in creation order (CSR): kids[start[r]] .. kids[start[r + 1] - 1] are the
+// children of result node r, the top level's at index n.
+struct Children {
+  std::vector<uint32_t> start, kids;
+};
+
+Children children_of(const EmitInput &m) {
+  const uint32_t n = static_cast<uint32_t>(m.n);
+  auto slot_of = [&](uint32_t r) { return m.parent[r] == kVirtualRoot ? n : m.parent[r]; };
+  Children c;
+  c.start.assign(n + 2, 0);
+  c.kids.resize(n);
+  for (uint32_t r = 0; r < n; r++) c.start[slot_of(r) + 1]++;
+  for (size_t i = 1; i < c.start.size(); i++) c.start[i] += c.start[i - 1];
+  std::vector<uint32_t> fill(c.start.begin(), c.start.end() - 1);
+  for (uint32_t r = 0; r < n; r++) c.kids[fill[slot_of(r)]++] = r;
+  return c;
+}
+
+// The order of siblings: the heavier total first, then by name, then by line.
+struct HeavierFirst {
+  const EmitInput &m;
+  const NodeKeys &nk;
+  const FunctionKeys &fk;
+  bool operator()(uint32_t a, uint32_t b) const {
+    if (m.total[a] != m.total[b]) return m.total[a] > m.total[b];
+    uint32_t ra = fk.rank(nk.function[m.key[a]]), rb = fk.rank(nk.function[m.key[b]]);
+    if (ra != rb) return ra < rb;
+    return nk.line[m.key[a]] < nk.line[m.key[b]];
+  }
+};
+
+// What a tree node shows of result node r: its function, heaviest frame, line (with `lines`
+// its key's, else the frame's) and weights.
+void describe_node(const EmitInput &m, uint32_t r, const NodeKeys &nk, const FunctionKeys &fk,
+                   const Profile &p, bool lines, TreeNode &node) {
+  node.function_key = nk.function[m.key[r]];
+  node.name = fk.label(node.function_key);
+  node.frame = m.best_frame[r];
+  node.line = lines ? nk.line[m.key[r]] : p.frames[node.frame].line;
+  node.self = m.self[r];
+  node.total = m.total[r];
+}
+
 // Emission in preorder without a traversal: children are sorted (total desc, then name), each
 // kept node's subtree size gives every node its preorder position, and the nodes are then
 // written at their positions on both cores. Pruning (depth, min pct) drops whole subtrees;
@@ -196,30 +240,15 @@ CallTree emit(const ViewWeights &v, const NodeKeys &nk, const EmitInput &m, cons
   const FunctionKeys &fk = v.functions();
   const Profile &p = v.profile();
   const uint32_t n = static_cast<uint32_t>(m.n);
-  auto slot_of = [&](uint32_t r) { return m.parent[r] == kVirtualRoot ? n : m.parent[r]; };
-  // Children lists (CSR), the top level's at index n: the given ones, or built here.
-  std::vector<uint32_t> own_start, kids;
-  if (m.start) {
-    kids = *m.kids;
-  } else {
-    own_start.assign(n + 2, 0);
-    kids.resize(n);
-    for (uint32_t r = 0; r < n; r++) own_start[slot_of(r) + 1]++;
-    for (size_t i = 1; i < own_start.size(); i++) own_start[i] += own_start[i - 1];
-    std::vector<uint32_t> fill(own_start.begin(), own_start.end() - 1);
-    for (uint32_t r = 0; r < n; r++) kids[fill[slot_of(r)]++] = r;
-  }
-  const std::vector<uint32_t> &start = m.start ? *m.start : own_start;
-  auto before = [&](uint32_t a, uint32_t b) {
-    if (m.total[a] != m.total[b]) return m.total[a] > m.total[b];
-    uint32_t ra = fk.rank(nk.function[m.key[a]]), rb = fk.rank(nk.function[m.key[b]]);
-    if (ra != rb) return ra < rb;
-    return nk.line[m.key[a]] < nk.line[m.key[b]];
-  };
+  // Children lists, the top level's at index n: the given ones, or built here; sorted here.
+  Children own;
+  if (!m.start) own = children_of(m);
+  const std::vector<uint32_t> &start = m.start ? *m.start : own.start;
+  std::vector<uint32_t> kids = m.start ? *m.kids : std::move(own.kids);
   parallel_ranges(n + 1, 0, [&](unsigned, size_t b, size_t e) {
     for (size_t r = b; r < e; r++)
       if (start[r + 1] - start[r] > 1)
-        std::sort(kids.begin() + start[r], kids.begin() + start[r + 1], before);
+        std::sort(kids.begin() + start[r], kids.begin() + start[r + 1], HeavierFirst{m, nk, fk});
   });
   for (uint32_t i = start[n]; i < start[n + 1]; i++) out.top_total += m.total[kids[i]];
 
@@ -283,12 +312,7 @@ CallTree emit(const ViewWeights &v, const NodeKeys &nk, const EmitInput &m, cons
       node.depth = m.depth[r];
       node.first_child = within(first_kept[r]);
       node.next_sibling = within(next_kept[r]);
-      node.function_key = nk.function[m.key[r]];
-      node.name = fk.label(node.function_key);
-      node.frame = m.best_frame[r];
-      node.line = o.lines ? nk.line[m.key[r]] : p.frames[node.frame].line;
-      node.self = m.self[r];
-      node.total = m.total[r];
+      describe_node(m, r, nk, fk, p, o.lines, node);
     }
   });
   return out;
@@ -365,22 +389,13 @@ std::vector<TreeNode> hottest_path(const ViewWeights &v, const TreeOptions &o,
   const Profile &p = v.profile();
   NodeKeys nk = node_keys(p, fk, o.lines);
   std::vector<uint8_t> anchor = anchor_frames(v, o);
-  Merged m;
-  merge_callees(v, nk, anchor, 0, m, cancel);
+  Merged merged;
+  merge_callees(v, nk, anchor, 0, merged, cancel);
+  const EmitInput m = input_of(merged);
   std::vector<TreeNode> path;
-  const uint32_t n = static_cast<uint32_t>(m.parent.size());
-  std::vector<uint32_t> start(n + 2, 0), kids(n);
-  auto slot_of = [&](uint32_t r) { return m.parent[r] == kVirtualRoot ? n : m.parent[r]; };
-  for (uint32_t r = 0; r < n; r++) start[slot_of(r) + 1]++;
-  for (size_t i = 1; i < start.size(); i++) start[i] += start[i - 1];
-  std::vector<uint32_t> fill(start.begin(), start.end() - 1);
-  for (uint32_t r = 0; r < n; r++) kids[fill[slot_of(r)]++] = r;
-  auto heavier = [&](uint32_t a, uint32_t b) {
-    if (m.total[a] != m.total[b]) return m.total[a] > m.total[b];
-    uint32_t ra = fk.rank(nk.function[m.key[a]]), rb = fk.rank(nk.function[m.key[b]]);
-    if (ra != rb) return ra < rb;
-    return nk.line[m.key[a]] < nk.line[m.key[b]];
-  };
+  const uint32_t n = static_cast<uint32_t>(m.n);
+  const auto [start, kids] = children_of(m);
+  const HeavierFirst heavier{m, nk, fk};
   uint32_t slot = n;
   uint64_t parent_id = 0;
   for (;;) {
@@ -391,12 +406,7 @@ std::vector<TreeNode> hottest_path(const ViewWeights &v, const TreeOptions &o,
     TreeNode node;
     node.parent = path.empty() ? kNoNode : static_cast<uint32_t>(path.size() - 1);
     node.depth = static_cast<uint32_t>(path.size());
-    node.function_key = nk.function[m.key[best]];
-    node.name = fk.label(node.function_key);
-    node.frame = m.best_frame[best];
-    node.line = o.lines ? nk.line[m.key[best]] : p.frames[node.frame].line;
-    node.self = m.self[best];
-    node.total = m.total[best];
+    describe_node(m, best, nk, fk, p, o.lines, node);
     node.id = tree_node_id(parent_id, fk.label_hash(node.function_key), o.lines ? node.line : -1);
     parent_id = node.id;
     if (!path.empty()) path.back().first_child = static_cast<uint32_t>(path.size());
