@@ -48,6 +48,14 @@ std::vector<uint8_t> first_on_path(const StackTree &tree, const KeyMap &keys) {
   return first;
 }
 
+const FirstOnPath &first_on_path_once(std::once_flag &once, FirstOnPath &flags,
+                                      const StackTree &tree, const KeyMap &keys) {
+  std::call_once(once, [&] {
+    flags = std::make_shared<const std::vector<uint8_t>>(first_on_path(tree, keys));
+  });
+  return flags;
+}
+
 KeySums sum_keys(const StackTree &tree, std::span<const int64_t> self, std::span<const int64_t> cum,
                  const KeyMap &keys, std::span<const uint8_t> first) {
   KeySums s;

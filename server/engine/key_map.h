@@ -8,6 +8,8 @@
 #include "server/engine/stack_tree.h"
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <span>
 #include <vector>
 
@@ -27,6 +29,12 @@ std::vector<int64_t> subtree_weights(const StackTree &tree, std::span<const int6
 
 // first[n] = 1 when the key of node n does not occur on the path above n (root side).
 std::vector<uint8_t> first_on_path(const StackTree &tree, const KeyMap &keys);
+
+// first_on_path(tree, keys) computed into `flags` on the first call for `once` (the lazy
+// tables of ProfileIndex and ViewWeights); returns `flags`. Any thread.
+using FirstOnPath = std::shared_ptr<const std::vector<uint8_t>>;
+const FirstOnPath &first_on_path_once(std::once_flag &once, FirstOnPath &flags,
+                                      const StackTree &tree, const KeyMap &keys);
 
 struct KeySums {
   std::vector<int64_t> self, total; // indexed by key

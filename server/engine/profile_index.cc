@@ -18,36 +18,18 @@ const FunctionKeys &ProfileIndex::functions(FunctionGrouping g) const {
   return *by_fqn_;
 }
 
-std::shared_ptr<const std::vector<uint8_t>>
-ProfileIndex::first_functions(FunctionGrouping g) const {
-  if (g == FunctionGrouping::name) {
-    std::call_once(once_name_, [&] {
-      first_name_ =
-          std::make_shared<const std::vector<uint8_t>>(first_on_path(*tree_, by_name_->map()));
-    });
-    return first_name_;
-  }
-  std::call_once(once_fqn_, [&] {
-    first_fqn_ =
-        std::make_shared<const std::vector<uint8_t>>(first_on_path(*tree_, functions(g).map()));
-  });
-  return first_fqn_;
+FirstOnPath ProfileIndex::first_functions(FunctionGrouping g) const {
+  if (g == FunctionGrouping::name)
+    return first_on_path_once(once_name_, first_name_, *tree_, by_name_->map());
+  return first_on_path_once(once_fqn_, first_fqn_, *tree_, functions(g).map());
 }
 
-std::shared_ptr<const std::vector<uint8_t>> ProfileIndex::first_lines() const {
-  std::call_once(once_lines_, [&] {
-    first_lines_ =
-        std::make_shared<const std::vector<uint8_t>>(first_on_path(*tree_, lines_->lines()));
-  });
-  return first_lines_;
+FirstOnPath ProfileIndex::first_lines() const {
+  return first_on_path_once(once_lines_, first_lines_, *tree_, lines_->lines());
 }
 
-std::shared_ptr<const std::vector<uint8_t>> ProfileIndex::first_files() const {
-  std::call_once(once_files_, [&] {
-    first_files_ =
-        std::make_shared<const std::vector<uint8_t>>(first_on_path(*tree_, lines_->files()));
-  });
-  return first_files_;
+FirstOnPath ProfileIndex::first_files() const {
+  return first_on_path_once(once_files_, first_files_, *tree_, lines_->files());
 }
 
 std::shared_ptr<const CalleeShape> ProfileIndex::callee_shape(bool lines) const {

@@ -34,9 +34,9 @@ public:
   const LineKeys &lines() const { return *lines_; }
   const std::vector<uint8_t> &idle_functions() const { return idle_; }
   // First-on-path flags of the profile's own tree.
-  std::shared_ptr<const std::vector<uint8_t>> first_functions(FunctionGrouping g) const;
-  std::shared_ptr<const std::vector<uint8_t>> first_lines() const;
-  std::shared_ptr<const std::vector<uint8_t>> first_files() const;
+  FirstOnPath first_functions(FunctionGrouping g) const;
+  FirstOnPath first_lines() const;
+  FirstOnPath first_files() const;
   // The precomputed unfiltered view of an event (name grouping).
   std::shared_ptr<const ViewWeights> unfiltered(EventId event, Measure measure) const;
   // The merged callee tree of the profile's stacks (name grouping), built on first use.
@@ -57,8 +57,7 @@ private:
   std::unique_ptr<LineKeys> lines_;
   std::vector<uint8_t> idle_;
   mutable std::once_flag once_name_, once_fqn_, once_lines_, once_files_;
-  mutable std::shared_ptr<const std::vector<uint8_t>> first_name_, first_fqn_, first_lines_,
-      first_files_;
+  mutable FirstOnPath first_name_, first_fqn_, first_lines_, first_files_;
   std::vector<std::shared_ptr<const ViewWeights>> unfiltered_count_, unfiltered_value_;
   mutable std::once_flag shape_once_[2];
   mutable std::shared_ptr<const CalleeShape> shape_[2];

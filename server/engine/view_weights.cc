@@ -29,34 +29,20 @@ std::string_view ViewWeights::unit() const {
   return u.empty() ? std::string_view("samples") : u;
 }
 
+// On the profile's own tree, the index's flags (which it keeps as long as it lives).
 const std::vector<uint8_t> &ViewWeights::first_function() const {
-  std::call_once(once_fn_, [&] {
-    first_fn_ =
-        tree->is_profile_tree()
-            ? index->first_functions(view.grouping)
-            : std::make_shared<const std::vector<uint8_t>>(first_on_path(*tree, functions().map()));
-  });
-  return *first_fn_;
+  if (tree->is_profile_tree()) return *index->first_functions(view.grouping);
+  return *first_on_path_once(once_fn_, first_fn_, *tree, functions().map());
 }
 
 const std::vector<uint8_t> &ViewWeights::first_line() const {
-  std::call_once(once_line_, [&] {
-    first_line_ =
-        tree->is_profile_tree()
-            ? index->first_lines()
-            : std::make_shared<const std::vector<uint8_t>>(first_on_path(*tree, lines().lines()));
-  });
-  return *first_line_;
+  if (tree->is_profile_tree()) return *index->first_lines();
+  return *first_on_path_once(once_line_, first_line_, *tree, lines().lines());
 }
 
 const std::vector<uint8_t> &ViewWeights::first_file() const {
-  std::call_once(once_file_, [&] {
-    first_file_ =
-        tree->is_profile_tree()
-            ? index->first_files()
-            : std::make_shared<const std::vector<uint8_t>>(first_on_path(*tree, lines().files()));
-  });
-  return *first_file_;
+  if (tree->is_profile_tree()) return *index->first_files();
+  return *first_on_path_once(once_file_, first_file_, *tree, lines().files());
 }
 
 PassTotals weigh_samples(const SampleFilter &filter, const Profile &p, bool want_threads,

@@ -62,7 +62,7 @@ public:
 
 private:
   mutable std::once_flag once_fn_, once_line_, once_file_;
-  mutable std::shared_ptr<const std::vector<uint8_t>> first_fn_, first_line_, first_file_;
+  mutable FirstOnPath first_fn_, first_line_, first_file_; // of a filtered view's own tree
 };
 
 struct ViewResult {
