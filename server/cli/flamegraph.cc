@@ -26,7 +26,7 @@ const FlagSpec kExtra[] = {
     {"threads", 0, true, "threads shown first: comma-separated names, patterns or ids"},
     {"link", 0, true, "how frames open sources: vscode (default), file or none"},
     {"root", 0, true, "a source root searched for frames' files (repeatable; default: .)"},
-    {"remap", 0, true, "FROM=TO: look up recorded paths under FROM in TO (repeatable)"},
+    kRemapFlag,
     {"baseline", 0, true, "a baseline profile for the diff mode"},
     {"buckets", 0, true, "timeline buckets at most (default 200)"},
 };

@@ -48,6 +48,9 @@ private:
 // the usage exit code after printing the error.
 int cli_workspace(const CliFlags &flags, std::shared_ptr<WorkspaceIndex> *workspace,
                   ResolverOptions *options);
+// --remap, as the commands that call cli_workspace take it.
+inline constexpr FlagSpec kRemapFlag = {
+    "remap", 0, true, "FROM=TO: look up recorded paths under FROM in TO (repeatable)"};
 
 // Prints an error (stderr; with --json also {"error", "exit_code"} on stdout) and returns code.
 int cli_fail(int code, const std::string &message, bool json, Json extra = Json::object());

@@ -20,7 +20,7 @@ namespace {
 
 const FlagSpec kExtra[] = {
     {"root", 0, true, "a source root (repeatable; default: the current directory)"},
-    {"remap", 0, true, "FROM=TO: look up recorded paths under FROM in TO (repeatable)"},
+    kRemapFlag,
     {"skip", 0, true, "a folder name not to index (repeatable; replaces the defaults)"},
     {"all", 0, false, "list every function with weight: status, rule, file:line"},
 };
