@@ -14,7 +14,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <string_view>
 
 namespace hotlines {
 
@@ -28,17 +27,13 @@ const FlagSpec kFlags[] = {
      "keep samples with the same stack, thread and labels apart (pprof merges them)"},
 };
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 // Output format from OUT's name: "pprof", "pprof-raw", or an error message in *why.
 std::string format_of(const std::string &out, std::string *why) {
-  if (ends_with(out, ".pb.gz") || ends_with(out, ".pprof") || ends_with(out, ".pprof.gz"))
+  if (out.ends_with(".pb.gz") || out.ends_with(".pprof") || out.ends_with(".pprof.gz"))
     return "pprof";
-  if (ends_with(out, ".pb")) return "pprof-raw";
-  if (ends_with(out, ".speedscope.json")) return "speedscope";
-  if (ends_with(out, ".collapsed")) {
+  if (out.ends_with(".pb")) return "pprof-raw";
+  if (out.ends_with(".speedscope.json")) return "speedscope";
+  if (out.ends_with(".collapsed")) {
     *why = "convert writes .pb.gz, .pprof, .pb and .speedscope.json; for collapsed stacks use "
            "`hotlines collapse IN -o " +
            out + "`";
@@ -99,8 +94,7 @@ int run(const CliFlags &f) {
   if (format == "speedscope") {
     SpeedscopeWriteOptions so;
     so.events = options.events;
-    size_t slash = in.find_last_of('/');
-    so.name = slash == std::string::npos ? in : in.substr(slash + 1);
+    so.name = base_name(in);
     so.exporter = "hotlines " HOTLINES_VERSION;
     bytes = write_speedscope(p, so, &error);
   } else {

@@ -31,15 +31,6 @@ const FlagSpec kExtra[] = {
     {"buckets", 0, true, "timeline buckets at most (default 200)"},
 };
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
-std::string basename_of(const std::string &path) {
-  size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 bool contains_script_end(std::string_view s) {
   for (size_t i = s.find("</"); i != std::string_view::npos; i = s.find("</", i + 2)) {
     std::string tag(s.substr(i + 2, 6));
@@ -62,13 +53,13 @@ int run(const CliFlags &f) {
   std::string out = f.value("output");
   if (out.empty())
     return cli_fail(kExitUsage, "flamegraph needs -o OUT.html (or OUT.json)", f.json);
-  const bool json_out = ends_with(out, ".json");
+  const bool json_out = out.ends_with(".json");
   std::string link = f.has("link") ? f.value("link") : "vscode";
   if (link != "vscode" && link != "file" && link != "none")
     return cli_fail(kExitUsage, "--link wants vscode, file or none, got '" + link + "'", f.json);
 
   FlameDocumentOptions o;
-  o.title = basename_of(f.files[0]);
+  o.title = base_name(f.files[0]);
   o.event = f.event;
   o.measure = f.measure.value_or(Measure::value);
   o.link = link;
@@ -107,7 +98,7 @@ int run(const CliFlags &f) {
   if (f.has("baseline")) {
     if (!base.load(f.value("baseline"), f.json)) return kExitInput;
     o.baseline = &base.index();
-    o.baseline_title = basename_of(f.value("baseline"));
+    o.baseline_title = base_name(f.value("baseline"));
   }
   std::shared_ptr<const ProfileResolution> sources;
   if (link != "none") {

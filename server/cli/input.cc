@@ -138,6 +138,11 @@ void print_json(const Json &j) {
   fputc('\n', stdout);
 }
 
+std::string base_name(const std::string &path) {
+  size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
 bool write_output(const std::string &path, const std::string &bytes, std::string *error) {
   FILE *f = path == "-" ? stdout : fopen(path.c_str(), "wb");
   if (!f) {

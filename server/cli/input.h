@@ -63,6 +63,9 @@ Json view_json(const ViewWeights &view, const std::string &path);
 // One header line: "event cpu, 1840 samples  thread~worker  (ap-cpu.jfr)".
 std::string view_header(const ViewWeights &view, const std::string &path);
 
+// What follows the last '/' of `path` (all of it when none): a file's name for titles.
+std::string base_name(const std::string &path);
+
 // Writes `bytes` to the file `path` ("-": stdout); false with *error ("cannot write PATH: why").
 bool write_output(const std::string &path, const std::string &bytes, std::string *error);
 
