@@ -1,11 +1,11 @@
 // `hotlines collapse FILE` and `hotlines filter FILE -m PATTERN`: the view as collapsed
 // stacks (`frame;frame;… weight`), optionally with threads, lines and frame kinds, to stdout
 // or -o OUT. `filter` keeps only the samples through the method (like --include).
+// Threading: Runs on the CLI's main thread; filtered views use both cores.
 #include "formats/collapsed_writer.h"
 #include "server/cli/commands.h"
 #include "server/cli/input.h"
 #include "server/engine/materialize_view.h"
-#include "server/engine/query_hot.h"
 
 #include <cstdio>
 
@@ -27,9 +27,7 @@ int write_view(const CliFlags &f, bool filter) {
   if (int rc = in.open(f, &v)) return rc;
   View view = v->view;
   if (filter && !f.method.empty()) {
-    HotOptions any;
-    any.method = f.method;
-    if (hot_functions(*v, any).matched == 0) return cli_no_match(*v, f.method, f.json);
+    if (!any_function_matches(*v, f.method)) return cli_no_match(*v, f.method, f.json);
     view.include.push_back(f.method);
   }
   std::string err;

@@ -3,6 +3,7 @@
 // .pb: raw pprof protobuf, .speedscope.json: speedscope's JSON, one sampled profile per event
 // and thread). IN '-' reads stdin; OUT '-' writes stdout (needs --format).
 // --event picks events by product event name (cpu, alloc) or pprof sample type name.
+// Threading: Runs on the CLI's main thread; loading uses both cores.
 #include "formats/loader.h"
 #include "formats/pprof_sample_types.h"
 #include "formats/pprof_writer.h"

@@ -87,10 +87,7 @@ int run(const CliFlags &f) {
                    {"top_self_pct", top_self_pct},
                    {"top", top_name},
                    {"passed", !failed}};
-  if (f.json)
-    print_json(j);
-  else
-    fputs(text.c_str(), stdout);
+  print_output(f.json, j, text);
   if (failed) {
     fprintf(stderr, "ASSERT FAILED: %s self=%s >= %s\n", top_name.c_str(),
             format_pct(top_self_pct).c_str(), format_pct(*f.assert_below).c_str());

@@ -1,5 +1,6 @@
 // `hotlines info FILE`: what a profile holds — format, producer, time span, events with
 // totals and units, thread groups and the hottest functions of the default event, warnings.
+// Threading: Runs on the CLI's main thread; filtered views use both cores.
 #include "server/cli/commands.h"
 #include "server/cli/input.h"
 #include "server/cli/row_json.h"
@@ -9,7 +10,6 @@
 #include "server/engine/query_threads.h"
 #include "server/engine/units.h"
 
-#include <cstdio>
 #include <ctime>
 
 namespace hotlines {
@@ -118,10 +118,7 @@ int run(const CliFlags &f) {
     text += "  " + w.message + "\n";
   }
   j["warnings"] = jw;
-  if (f.json)
-    print_json(j);
-  else
-    fputs(text.c_str(), stdout);
+  print_output(f.json, j, text);
   return kExitOk;
 }
 

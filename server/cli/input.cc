@@ -84,6 +84,12 @@ int cli_no_match(const ViewWeights &view, const std::string &pattern, bool json)
   return cli_fail(kExitInput, msg, json, extra);
 }
 
+bool any_function_matches(const ViewWeights &view, const std::string &pattern) {
+  HotOptions any;
+  any.method = pattern;
+  return hot_functions(view, any).matched > 0;
+}
+
 Json view_json(const ViewWeights &v, const std::string &path) {
   Json j;
   j["file"] = path;
@@ -141,6 +147,13 @@ void print_json(const Json &j) {
 std::string base_name(const std::string &path) {
   size_t slash = path.find_last_of('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+void print_output(bool json, const Json &j, const std::string &text) {
+  if (json)
+    print_json(j);
+  else
+    fputs(text.c_str(), stdout);
 }
 
 bool write_output(const std::string &path, const std::string &bytes, std::string *error) {

@@ -57,6 +57,8 @@ int cli_fail(int code, const std::string &message, bool json, Json extra = Json:
 
 // "no function matches 'X'" with the closest names; returns kExitInput.
 int cli_no_match(const ViewWeights &view, const std::string &pattern, bool json);
+// Whether some function of the view matches the -m pattern.
+bool any_function_matches(const ViewWeights &view, const std::string &pattern);
 
 // The view as JSON: file, event, measure, unit, total, samples and the filters in effect.
 Json view_json(const ViewWeights &view, const std::string &path);
@@ -71,5 +73,7 @@ bool write_output(const std::string &path, const std::string &bytes, std::string
 
 // Prints JSON (2-space indent) to stdout.
 void print_json(const Json &j);
+// Prints `j` with --json, else `text`: for the commands that build both.
+void print_output(bool json, const Json &j, const std::string &text);
 
 } // namespace hotlines

@@ -10,8 +10,6 @@
 #include "server/engine/query_lines.h"
 #include "server/engine/units.h"
 
-#include <cstdio>
-
 namespace hotlines {
 
 namespace {
@@ -107,11 +105,8 @@ int method_lines(const CliFlags &f, const ViewWeights &v, Output *out) {
   o.min_pct = f.min_pct.value_or(0);
   if (f.method.empty()) o.top = f.top.value_or(20);
   HotLines h = hot_lines(v, o, !f.method.empty());
-  if (!f.method.empty() && h.matched == 0) {
-    HotOptions any;
-    any.method = f.method;
-    if (hot_functions(v, any).matched == 0) return cli_no_match(v, f.method, f.json);
-  }
+  if (!f.method.empty() && h.matched == 0 && !any_function_matches(v, f.method))
+    return cli_no_match(v, f.method, f.json);
   Json rows = Json::array();
   if (f.method.empty()) {
     WeightTable t(v, WeightTable::self_first, {{"line", TextTable::left}},
@@ -164,10 +159,7 @@ int run(const CliFlags &f) {
     recorded_files_table(*v, &out);
   else if (int rc = f.has("file") ? file_table(f, *v, &out) : method_lines(f, *v, &out))
     return rc;
-  if (f.json)
-    print_json(out.j);
-  else
-    fputs(out.text.c_str(), stdout);
+  print_output(f.json, out.j, out.text);
   return kExitOk;
 }
 
