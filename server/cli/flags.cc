@@ -11,62 +11,66 @@ namespace hotlines {
 
 namespace {
 
-// What a common flag's value does to the parsed flags: false with *error when it is malformed.
-using Setter = std::function<bool(CliFlags &f, const std::string &name, const std::string &value,
-                                  std::string *error)>;
+// A common flag's value as given: the flag's name, its text and where an error goes.
+struct FlagValue {
+  const std::string &name;
+  const std::string &text;
+  std::string *error;
+};
+
+// What a common flag's value does to the parsed flags: false (with *error) when malformed.
+using Setter = std::function<bool(CliFlags &f, const FlagValue &v)>;
 
 Setter store(std::string CliFlags::*field) {
-  return [field](CliFlags &f, const std::string &, const std::string &value, std::string *) {
-    f.*field = value;
+  return [field](CliFlags &f, const FlagValue &v) {
+    f.*field = v.text;
     return true;
   };
 }
 
 Setter append(std::vector<std::string> CliFlags::*field) {
-  return [field](CliFlags &f, const std::string &, const std::string &value, std::string *) {
-    (f.*field).push_back(value);
+  return [field](CliFlags &f, const FlagValue &v) {
+    (f.*field).push_back(v.text);
     return true;
   };
 }
 
 Setter store_true(bool CliFlags::*field) {
-  return [field](CliFlags &f, const std::string &, const std::string &, std::string *) {
+  return [field](CliFlags &f, const FlagValue &) {
     f.*field = true;
     return true;
   };
 }
 
 Setter store_measure(Measure m) {
-  return [m](CliFlags &f, const std::string &, const std::string &, std::string *) {
+  return [m](CliFlags &f, const FlagValue &) {
     f.measure = m;
     return true;
   };
 }
 
 template <class T> Setter store_count(std::optional<T> CliFlags::*field) {
-  return
-      [field](CliFlags &f, const std::string &name, const std::string &value, std::string *error) {
-        uint64_t c;
-        if (!parse_count(value, &c)) {
-          *error = "flag --" + name + ": '" + value + "' is not a non-negative integer";
-          return false;
-        }
-        f.*field = static_cast<T>(c);
-        return true;
-      };
+  return [field](CliFlags &f, const FlagValue &v) {
+    uint64_t c;
+    if (!parse_count(v.text, &c)) {
+      *v.error = "flag --" + v.name + ": '" + v.text + "' is not a non-negative integer";
+      return false;
+    }
+    f.*field = static_cast<T>(c);
+    return true;
+  };
 }
 
 Setter store_number(std::optional<double> CliFlags::*field) {
-  return
-      [field](CliFlags &f, const std::string &name, const std::string &value, std::string *error) {
-        double d;
-        if (!parse_number(value, &d)) {
-          *error = "flag --" + name + ": '" + value + "' is not a number";
-          return false;
-        }
-        f.*field = d;
-        return true;
-      };
+  return [field](CliFlags &f, const FlagValue &v) {
+    double d;
+    if (!parse_number(v.text, &d)) {
+      *v.error = "flag --" + v.name + ": '" + v.text + "' is not a number";
+      return false;
+    }
+    f.*field = d;
+    return true;
+  };
 }
 
 // A flag every query command takes: how it is written and what its value sets.
@@ -171,7 +175,7 @@ bool CliFlags::parse(const std::vector<std::string> &args, std::span<const FlagS
     }
     if (c == commons.end())
       extra_[spec->name].push_back(value);
-    else if (!c->set(*this, spec->name, value, error))
+    else if (!c->set(*this, {spec->name, value, error}))
       return false;
   }
   return true;
