@@ -26,6 +26,14 @@ Json line_json(const ViewWeights &v, int32_t line, int64_t self, int64_t total) 
   return row;
 }
 
+// A line of a function (-m, or the hottest lines): also the function and its file.
+Json line_json(const ViewWeights &v, const LineRow &r) {
+  Json row = line_json(v, r.line, r.self, r.total);
+  row["function"] = r.function;
+  row["file"] = r.file;
+  return row;
+}
+
 // The table of one file's or one method's lines: the line number, then the weights.
 WeightTable line_table(const ViewWeights &v) {
   return WeightTable(v, WeightTable::self_first, {{"line", TextTable::right}}, {});
@@ -112,10 +120,7 @@ int method_lines(const CliFlags &f, const ViewWeights &v, Output *out) {
     WeightTable t(v, WeightTable::self_first, {{"line", TextTable::left}},
                   {{"function", TextTable::left}});
     for (const LineRow &r : h.rows) {
-      Json row = line_json(v, r.line, r.self, r.total);
-      row["function"] = r.function;
-      row["file"] = r.file;
-      rows.push_back(row);
+      rows.push_back(line_json(v, r));
       t.add({std::string(r.file) + ":" + std::to_string(r.line)}, r.self, r.total,
             {std::string(r.function)});
     }
@@ -132,10 +137,7 @@ int method_lines(const CliFlags &f, const ViewWeights &v, Output *out) {
       WeightTable t = line_table(v);
       for (size_t k = i; k < end; k++) {
         const LineRow &r = h.rows[k];
-        Json row = line_json(v, r.line, r.self, r.total);
-        row["function"] = r.function;
-        row["file"] = r.file;
-        rows.push_back(row);
+        rows.push_back(line_json(v, r));
         t.add({std::to_string(r.line)}, r.self, r.total);
       }
       text += t.render();
