@@ -38,7 +38,7 @@ std::shared_ptr<const ProfileIndex> sample_index() {
   t.sample("alloc", {run, work}, "main", 10'000'000, 1, 4096, 100);
   t.sample("alloc", {run, work, calc}, "worker-1", 20'000'000, 2, 100, 200);
   t.metadata().duration_ns = 3'000'000'000;
-  return t.index();
+  return index_of(t);
 }
 
 Json build(const ProfileIndex &index, FlameDocumentOptions o = {}) {
@@ -169,7 +169,7 @@ TEST(FlameDocument, BaselineCarriesTheBaselineFlameGraph) {
   FrameId run = b.java("java/lang/Thread", "run", 840);
   FrameId work = b.java("org/acme/Shop", "work", 10);
   b.sample("cpu", {run, work}, "main", 0, 3);
-  auto base = b.index();
+  auto base = index_of(b);
   FlameDocumentOptions o;
   o.baseline = base.get();
   o.baseline_title = "before.jfr";

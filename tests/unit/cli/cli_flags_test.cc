@@ -99,7 +99,7 @@ TEST(CliFlags, ParsesCommonAndCommandFlags) {
   TestProfile t;
   t.sample("wall", {t.java("p/A", "a")}, "worker", 5);
   t.metadata().start_time_ns = 1000000000000;
-  auto idx = t.index();
+  auto idx = index_of(t);
   View v;
   ASSERT_TRUE(make_view(f, *idx, &v, &err)) << err;
   EXPECT_EQ(v.event, "wall");

@@ -41,7 +41,7 @@ struct Fixture {
     t.sample("cpu", {main, calc10, calc11}, "main", 0, 1); // recursion calc -> calc
     t.sample("cpu", {main, work}, "worker-1", 0, 3);
     t.sample("cpu", {main, sleep}, "worker-2", 0, 1);
-    idx = t.index();
+    idx = index_of(t);
   }
 };
 

@@ -33,7 +33,7 @@ TEST(QueryHot, RecursionCountsTotalOncePerSample) {
   t.sample("cpu", {a, b, a, b, c});
   t.sample("cpu", {a, b, a, b});
   t.sample("cpu", {a});
-  auto idx = t.index();
+  auto idx = index_of(t);
   auto v = view_of(*idx, View{});
   HotFunctions h = hot_functions(*v, {});
   EXPECT_EQ(h.view_total, 3);
@@ -57,7 +57,7 @@ TEST(QueryHot, TiesOrderByOtherWeightThenName) {
   t.sample("cpu", {r, y});
   t.sample("cpu", {r, x});
   t.sample("cpu", {r, x, y}); // y: self 2, total 2; x: self 1, total 2
-  auto idx = t.index();
+  auto idx = index_of(t);
   for (bool filtered : {false, true}) {
     View vw;
     if (filtered) vw.threads.patterns = {"ma"};
@@ -85,7 +85,7 @@ TEST(QueryHot, EmptyViewsAndEmptyProfiles) {
   TestProfile t;
   FrameId a = t.java("p/A", "a", 1);
   t.sample("cpu", {a}, "main", 5);
-  auto idx = t.index();
+  auto idx = index_of(t);
   View v;
   v.threads.names = {"nobody"};
   auto w = view_of(*idx, v);
@@ -100,7 +100,7 @@ TEST(QueryHot, EmptyViewsAndEmptyProfiles) {
 
   TestProfile empty;
   empty.sample("cpu", {});
-  auto eidx = empty.index();
+  auto eidx = index_of(empty);
   auto ew = view_of(*eidx, View{});
   EXPECT_EQ(ew->total, 1);
   EXPECT_EQ(ew->empty, 1);
@@ -110,7 +110,7 @@ TEST(QueryHot, EmptyViewsAndEmptyProfiles) {
 TEST(QueryHot, UnknownEventAndWindowWithoutTimesAreErrors) {
   TestProfile t;
   t.sample("cpu", {t.java("p/A", "a")});
-  auto idx = t.index();
+  auto idx = index_of(t);
   View v;
   v.event = "wall";
   ViewResult r = compute_view(*idx, v);
@@ -130,7 +130,7 @@ TEST(QueryHot, HiddenFramesLeaveTheirCallersAsLeaves) {
   t.sample("cpu", {app, fw, work});
   t.sample("cpu", {app, fw});
   t.sample("cpu", {fw}); // becomes an empty stack
-  auto idx = t.index();
+  auto idx = index_of(t);
   View v;
   v.hide = {"fw."};
   auto w = view_of(*idx, v);
@@ -154,7 +154,7 @@ TEST(QueryHot, NoIdleDropsParkedAndSyscallCancelLeaves) {
   t.sample("wall", {run, futex});
   t.sample("wall", {run, busy});
   t.sample("wall", {park, busy}); // idle frame not at the leaf: kept
-  auto idx = t.index();
+  auto idx = index_of(t);
   View v;
   v.no_idle = true;
   auto w = view_of(*idx, v);
@@ -169,7 +169,7 @@ TEST(QueryHot, IncludeExcludeAndMethodFilter) {
   t.sample("cpu", {a, b});
   t.sample("cpu", {a, c});
   t.sample("cpu", {b, c}, "main", 0, 3);
-  auto idx = t.index();
+  auto idx = index_of(t);
   View inc;
   inc.include = {"B.b"};
   EXPECT_EQ(view_of(*idx, inc)->total, 4);
@@ -195,7 +195,7 @@ TEST(QueryHot, ThreadFiltersByNameIdSubstringAndRegex) {
   t.sample("cpu", {a}, "pool-1-thread-1", 0, 1, -1, 101);
   t.sample("cpu", {a}, "pool-1-thread-2", 0, 2, -1, 102);
   t.sample("cpu", {a}, "main", 0, 4, -1, 1);
-  auto idx = t.index();
+  auto idx = index_of(t);
   auto total = [&](ThreadFilter f) {
     View v;
     v.threads = f;
@@ -212,7 +212,7 @@ TEST(QueryHot, WindowIsHalfOpen) {
   TestProfile t;
   FrameId a = t.java("p/A", "a");
   for (int i = 0; i < 10; i++) t.sample("cpu", {a}, "main", i * 100);
-  auto idx = t.index();
+  auto idx = index_of(t);
   View v;
   v.from_ns = 200;
   v.to_ns = 500;
@@ -225,7 +225,7 @@ TEST(QueryHot, FqnGroupingSplitsOverloads) {
   t.sample("cpu", {i});
   t.sample("cpu", {l});
   t.sample("cpu", {l});
-  auto idx = t.index();
+  auto idx = index_of(t);
   EXPECT_EQ(hot_functions(*view_of(*idx, View{}), {}).rows.size(), 1u);
   View fq;
   fq.grouping = FunctionGrouping::fqn;
@@ -246,7 +246,7 @@ TEST(QueryLines, FileTablesUseOuterClassAndCountLinesOncePerSample) {
   t.sample("cpu", {main, d15, d15i}); // line 15 twice in one stack
   t.sample("cpu", {main, d15, spin});
   t.sample("cpu", {lam, main, d15, nat});
-  auto idx = t.index();
+  auto idx = index_of(t);
   EXPECT_EQ(recorded_file_key(idx->profile(),
                               idx->profile().functions[idx->profile().frames[spin].function]),
             "org/acme/Pricing.java");
@@ -282,7 +282,7 @@ TEST(QueryLines, HotLinesByFunctionAndLine) {
   t.sample("cpu", {r, a1}, "main", 0, 5);
   t.sample("cpu", {r, a2}, "main", 0, 2);
   t.sample("cpu", {r, a1, a2}, "main", 0, 1);
-  auto idx = t.index();
+  auto idx = index_of(t);
   auto v = view_of(*idx, View{});
   HotLines h = hot_lines(*v, {});
   ASSERT_EQ(h.rows.size(), 3u);
@@ -342,7 +342,7 @@ RandomProfile random_profile(uint32_t seed) {
     t.sample("alloc", root_first, th, time, count, value);
     rp.samples.push_back({{root_first.rbegin(), root_first.rend()}, th, time, count, value});
   }
-  rp.index = t.index();
+  rp.index = index_of(t);
   return rp;
 }
 

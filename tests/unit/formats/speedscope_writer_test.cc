@@ -3,7 +3,7 @@
 // and JSON that parses whatever the strings hold.
 #include "formats/loader.h"
 #include "formats/speedscope_writer.h"
-#include "query_test_util.h"
+#include "test_profile.h"
 #include "test_util.h"
 
 #include <gtest/gtest.h>

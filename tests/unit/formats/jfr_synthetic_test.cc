@@ -1,6 +1,6 @@
-// The JFR reader on recordings written by tests/unit/jfr_test_writer.h: every string encoding,
-// compressed and fixed-width integers, pools spread over many checkpoints, fields in unusual
-// orders, unknown event types, missing references, settings inherited across chunks, tick
+// The JFR reader on recordings written by tests/unit/formats/jfr_test_writer.h: every string
+// encoding, compressed and fixed-width integers, pools spread over many checkpoints, fields in
+// unusual orders, unknown event types, missing references, settings inherited across chunks, tick
 // rates other than 1 GHz, truncated and concatenated files.
 #include "formats/jfr_reader.h"
 #include "formats/loader.h"

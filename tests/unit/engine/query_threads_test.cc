@@ -28,7 +28,7 @@ TEST(QueryThreads, WeightsGroupedAndFiltered) {
   t.sample("cpu", {b}, "pool-1-thread-2", 0, 3, -1, 12);
   t.sample("cpu", {a}, "main", 0, 4, -1, 1);
   t.sample("cpu", {b}, "lonely-7", 0, 1, -1, 13);
-  auto idx = t.index();
+  auto idx = index_of(t);
   ThreadsResult r = thread_weights(*idx, {}, false);
   ASSERT_TRUE(r.error.empty());
   ASSERT_EQ(r.rows.size(), 4u);
@@ -57,7 +57,7 @@ TEST(QueryEvents, ListsEventsWithTotals) {
   t.sample("cpu", {a}, "main", 5);
   t.sample("alloc", {a}, "main", 6, 1, 4096);
   t.sample("alloc", {a}, "main", 7, 1, 100);
-  auto idx = t.index();
+  auto idx = index_of(t);
   auto ev = list_events(idx->profile());
   ASSERT_EQ(ev.size(), 2u);
   EXPECT_EQ(ev[0].name, "cpu");
@@ -77,7 +77,7 @@ TEST(QueryTimeline, BucketsHotFunctionsPeaksAndCompare) {
   for (int ms = 500; ms < 600; ms += 1) t.sample("cpu", {b}, "main", ms * 1000000LL);
   for (int ms = 0; ms < 1000; ms += 5) t.sample("wall", {a}, "main", ms * 1000000LL);
   t.metadata().duration_ns = 1000000000;
-  auto idx = t.index();
+  auto idx = index_of(t);
   TimelineOptions o;
   o.compare_event = "wall";
   Timeline tl = timeline(*idx, {}, o);
@@ -113,7 +113,7 @@ TEST(QueryTimeline, BucketsHotFunctionsPeaksAndCompare) {
 TEST(QueryTimeline, NeedsTimestamps) {
   TestProfile t;
   t.sample("cpu", {t.java("p/A", "a")});
-  auto idx = t.index();
+  auto idx = index_of(t);
   Timeline tl = timeline(*idx, {}, {});
   EXPECT_NE(tl.error.find("timestamps"), std::string::npos);
 }

@@ -34,7 +34,7 @@ TEST(QueryDiff, TwoProfiles) {
     else
       t->sample("cpu", {run, t->java("p/Old", "stale", 1)}, "main", 0, 2);
   }
-  auto bi = before.index(), ai = after.index();
+  auto bi = index_of(before), ai = index_of(after);
   Diff d = diff_functions(*view_of(*bi), *view_of(*ai), {});
   EXPECT_EQ(d.before_total, 10);
   EXPECT_EQ(d.after_total, 10);
@@ -74,7 +74,7 @@ TEST(QueryDiff, TwoWindowsOfOneProfile) {
   FrameId a = t.java("p/A", "a"), b = t.java("p/B", "b");
   for (int i = 0; i < 10; i++) t.sample("cpu", {i < 5 ? a : b}, "main", i * 100);
   t.sample("cpu", {a}, "main", 900);
-  auto idx = t.index();
+  auto idx = index_of(t);
   View first, second;
   first.to_ns = 500;
   second.from_ns = 500;
