@@ -10,7 +10,7 @@
 #include "server/lsp/annotations.h"
 #include "server/lsp/lsp_server.h"
 #include "server/lsp/uri.h"
-#include "server/sources/declarations.h"
+#include "server/sources/source_scan.h"
 
 #include <algorithm>
 #include <optional>
@@ -126,13 +126,14 @@ void LspServer::on_code_lens(const json &params, Reply reply) {
         json lenses = run_lenses;
         if (!heat) return reply(lenses);
         const TextDocument *doc = session_.document(uri);
+        const SourceScan scan = doc ? scan_source(doc->lines(), extension_of(uri)) : SourceScan{};
         HeatText t = session_.heat_text(*heat);
         for (const HeatFunction &f : heat->functions) {
           if (shown_share(t, f.total) < session_.config.min_percent) continue;
           int32_t first = f.first_line > 0 ? f.first_line - 1 : 0;
           int32_t cur = doc ? doc->current_line(first) : first;
           if (cur < 0) continue;
-          int32_t decl = doc ? declaration_line(doc->lines(), cur, short_name(f.name)) : -1;
+          int32_t decl = declaration_above(scan, f.name, cur + 1) - 1;
           json command = {{"title", function_title(t, f.self, f.total)},
                           {"command", client_commands_ ? "hotlines.showCallers" : ""}};
           if (client_commands_)

@@ -8,7 +8,7 @@
 #include "server/engine/query_lines.h"
 #include "server/engine/query_tree.h"
 #include "server/lsp/lsp_server.h"
-#include "server/sources/declarations.h"
+#include "server/sources/source_scan.h"
 
 #include <algorithm>
 
@@ -171,9 +171,10 @@ bool hover_target(const FileHeat &heat, const TextDocument *doc, int64_t line,
   target->file_keys = heat.file_keys;
   // A declaration line of a profiled function: the method.
   if (doc) {
+    const SourceScan scan = scan_source(doc->lines(), extension_of(doc->uri()));
     for (const HeatFunction &f : heat.functions) {
       int32_t first = f.first_line > 0 ? doc->current_line(f.first_line - 1) : -1;
-      if (first >= 0 && declaration_line(doc->lines(), first, short_name(f.name)) == line) {
+      if (first >= 0 && declaration_above(scan, f.name, first + 1) - 1 == line) {
         target->function = f.name;
         return true;
       }

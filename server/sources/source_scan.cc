@@ -200,45 +200,69 @@ std::string_view groovy_def(std::string_view line) {
 
 } // namespace
 
+namespace {
+
+// Feeds a text's lines, one at a time, to the patterns of its language.
+class LineScanner {
+public:
+  explicit LineScanner(std::string_view ext)
+      : go_(ext == "go"), kotlin_(ext == "kt" || ext == "kts"), scala_(ext == "scala"),
+        groovy_(ext == "groovy"), java_(ext == "java" || groovy_) {
+    scan_.go = go_;
+  }
+
+  void line(std::string_view raw) {
+    std::string_view line = code_of_line(trim(raw), &in_comment_);
+    n_++;
+    if (line.empty()) return;
+    if (scan_.package.empty() && line.rfind("package ", 0) == 0) {
+      std::string_view rest = trim(line.substr(8));
+      size_t stop = rest.find_first_of("; \t{");
+      scan_.package = std::string(rest.substr(0, stop));
+      return;
+    }
+    if (go_) return scan_go_line(line, n_, &scan_);
+    if (!java_ && !kotlin_ && !scala_) return;
+    add(&scan_.types, declared_type_name(line), n_);
+    if (kotlin_ || scala_) return add(&scan_.functions, kotlin_scala_function(line, kotlin_), n_);
+    if (groovy_)
+      if (std::string_view name = groovy_def(line); !name.empty())
+        return add(&scan_.functions, name, n_);
+    add(&scan_.functions, java_declared_name(line), n_);
+  }
+  SourceScan take() { return std::move(scan_); }
+
+private:
+  const bool go_, kotlin_, scala_, groovy_, java_;
+  bool in_comment_ = false;
+  int32_t n_ = 0;
+  SourceScan scan_;
+};
+
+} // namespace
+
 SourceScan scan_source(std::string_view text, std::string_view ext) {
-  SourceScan scan;
-  const bool go = ext == "go", kotlin = ext == "kt" || ext == "kts", scala = ext == "scala";
-  const bool groovy = ext == "groovy", java = ext == "java" || groovy;
-  const bool jvm = java || kotlin || scala;
-  bool in_comment = false;
-  int32_t n = 0;
+  LineScanner scanner(ext);
   size_t pos = 0;
   while (pos <= text.size()) {
     size_t end = text.find('\n', pos);
     if (end == std::string_view::npos) end = text.size();
-    std::string_view line = code_of_line(trim(text.substr(pos, end - pos)), &in_comment);
+    scanner.line(text.substr(pos, end - pos));
     pos = end + 1;
-    n++;
-    if (line.empty()) continue;
-    if (scan.package.empty() && line.rfind("package ", 0) == 0) {
-      std::string_view rest = trim(line.substr(8));
-      size_t stop = rest.find_first_of("; \t{");
-      scan.package = std::string(rest.substr(0, stop));
-      continue;
-    }
-    if (go) {
-      scan_go_line(line, n, &scan);
-      continue;
-    }
-    if (!jvm) continue;
-    add(&scan.types, declared_type_name(line), n);
-    if (kotlin || scala) {
-      add(&scan.functions, kotlin_scala_function(line, kotlin), n);
-      continue;
-    }
-    if (groovy)
-      if (std::string_view name = groovy_def(line); !name.empty()) {
-        add(&scan.functions, name, n);
-        continue;
-      }
-    add(&scan.functions, java_declared_name(line), n);
   }
-  return scan;
+  return scanner.take();
+}
+
+SourceScan scan_source(std::span<const std::string> lines, std::string_view ext) {
+  LineScanner scanner(ext);
+  for (const std::string &line : lines) scanner.line(line);
+  return scanner.take();
+}
+
+std::string_view extension_of(std::string_view path) {
+  std::string_view base = path.substr(path.find_last_of('/') + 1);
+  size_t dot = base.rfind('.');
+  return dot == std::string_view::npos ? std::string_view() : base.substr(dot + 1);
 }
 
 SourceScan scan_source_file(const std::string &path) {
@@ -246,10 +270,7 @@ SourceScan scan_source_file(const std::string &path) {
   if (!in) return {};
   std::ostringstream s;
   s << in.rdbuf();
-  std::string_view base = path;
-  size_t dot = base.rfind('.');
-  std::string_view ext = dot == std::string_view::npos ? std::string_view() : base.substr(dot + 1);
-  return scan_source(s.str(), ext);
+  return scan_source(s.str(), extension_of(path));
 }
 
 namespace {
@@ -297,14 +318,7 @@ int32_t jvm_method_line(const SourceScan &scan, std::string_view outer,
     if (const auto *t = find(scan.types, innermost)) return first_at_or_after(*t, start);
     return enclosing_fn;
   }
-  std::string_view name = method;
-  if (name.rfind("lambda$", 0) == 0) {
-    name.remove_prefix(7);
-    name = name.substr(0, name.find('$'));
-  } else if (size_t d = name.find('$'); d != std::string_view::npos && d > 0) {
-    name = name.substr(0, d); // main$lambda$0, foo$default, access$foo is kept whole below
-  }
-  if (method.rfind("access$", 0) == 0) name = method.substr(7);
+  std::string_view name = jvm_source_method(method);
   if (const auto *f = find(scan.functions, name)) {
     if (int32_t l = first_at_or_after(*f, start)) return l;
     if (enclosing_fn == 0) return f->front();
@@ -312,11 +326,19 @@ int32_t jvm_method_line(const SourceScan &scan, std::string_view outer,
   return enclosing_fn;
 }
 
-int32_t go_function_line(const SourceScan &scan, std::string_view symbol) {
+namespace {
+
+struct GoSymbol {
+  std::string_view recv, name;
+};
+
+// The receiver type (without `*`) and function of a Go symbol: `pkg.(*T).M` -> {T, M},
+// `pkg.Func.func1` -> {"", Func}; both empty when it has no package prefix.
+GoSymbol go_symbol(std::string_view symbol) {
   size_t slash = symbol.rfind('/');
   std::string_view s = slash == std::string_view::npos ? symbol : symbol.substr(slash + 1);
   size_t dot = s.find('.');
-  if (dot == std::string_view::npos) return 0;
+  if (dot == std::string_view::npos) return {};
   s.remove_prefix(dot + 1);
   std::vector<std::string_view> parts;
   size_t i = 0;
@@ -349,12 +371,59 @@ int32_t go_function_line(const SourceScan &scan, std::string_view symbol) {
       name = p;
     }
   }
+  return {recv, name};
+}
+
+} // namespace
+
+int32_t go_function_line(const SourceScan &scan, std::string_view symbol) {
+  auto [recv, name] = go_symbol(symbol);
   if (name.empty()) return 0;
-  if (!recv.empty())
-    if (const auto *f = find(scan.functions, std::string(recv) + "." + std::string(name)))
-      return f->front();
-  if (const auto *f = find(scan.functions, name)) return f->front();
-  if (const auto *f = find(scan.functions, "." + std::string(name))) return f->front();
+  std::vector<std::string> names;
+  if (!recv.empty()) names.push_back(std::string(recv) + "." + std::string(name));
+  names.emplace_back(name);
+  names.push_back("." + std::string(name));
+  for (const std::string &n : names)
+    if (const auto *f = find(scan.functions, n)) return f->front();
+  return 0;
+}
+
+std::string_view jvm_source_method(std::string_view method) {
+  if (method.rfind("access$", 0) == 0) return method.substr(7);
+  if (method.rfind("lambda$", 0) == 0) {
+    method.remove_prefix(7);
+    return method.substr(0, method.find('$'));
+  }
+  if (size_t d = method.find('$'); d != std::string_view::npos && d > 0)
+    return method.substr(0, d); // main$lambda$0, foo$default
+  return method;
+}
+
+int32_t declaration_above(const SourceScan &scan, std::string_view label, int32_t line) {
+  std::vector<std::string> names;
+  if (scan.go) {
+    // A method only under its receiver's type (or `.M` when the receiver is generic).
+    auto [recv, name] = go_symbol(label);
+    if (!recv.empty()) names.push_back(std::string(recv) + "." + std::string(name));
+    names.push_back((recv.empty() ? "" : ".") + std::string(name));
+  } else {
+    // `org.acme.Pricing.discount(I)D` -> discount; `org.acme.Pricing.<init>` -> Pricing.
+    std::string_view head = label.substr(0, label.find('(')); // descriptors have no dots
+    size_t dot = head.rfind('.');
+    std::string_view method = dot == head.npos ? head : head.substr(dot + 1);
+    if (method == "<init>" && dot != head.npos) {
+      std::string_view cls = head.substr(0, dot);
+      method = cls.substr(cls.find_last_of(".$") + 1);
+    }
+    names.emplace_back(jvm_source_method(method));
+  }
+  // The most specific name with a declaration in reach: a method's receiver is not lost to
+  // a plain function of the same name.
+  for (const std::string &name : names)
+    if (const auto *f = find(scan.functions, name)) {
+      auto it = std::upper_bound(f->begin(), f->end(), line);
+      if (it != f->begin() && *(it - 1) >= line - kDeclarationReach) return *(it - 1);
+    }
   return 0;
 }
 

@@ -15,6 +15,7 @@
 namespace hotlines {
 
 struct SourceScan {
+  bool go = false;     // scanned as Go (symbols are `pkg.(*T).M`), else as a JVM language
   std::string package; // `org.acme.shop` (JVM languages), `shop` (Go); "" when none
   // Name -> 1-based lines of its declarations, increasing.
   std::unordered_map<std::string, std::vector<int32_t>> functions;
@@ -25,8 +26,27 @@ struct SourceScan {
 // declaration patterns. Other extensions get the package line only.
 SourceScan scan_source(std::string_view text, std::string_view extension);
 
+// Scans a text given as lines (TextDocument::lines()).
+SourceScan scan_source(std::span<const std::string> lines, std::string_view extension);
+
 // Reads and scans a file (an empty scan when it cannot be read).
 SourceScan scan_source_file(const std::string &path);
+
+// A path's extension without the dot (`src/Shop.java` -> `java`), "" when none.
+std::string_view extension_of(std::string_view path);
+
+// The source name of a JVM method: `lambda$main$0`, Kotlin's `main$lambda$0` and `main$1`
+// -> `main`, `foo$default` -> `foo`, `access$foo` -> `foo`; others unchanged.
+std::string_view jvm_source_method(std::string_view method);
+
+// How far above a function's first profiled line its declaration may be.
+inline constexpr int32_t kDeclarationReach = 60;
+
+// The declaration of the function labelled `label` (as profiles name it: a JVM
+// `pkg.Class.method`, with `<init>` for constructors, or a Go `pkg.(*T).M`) nearest at or
+// above 1-based `line`, and at most kDeclarationReach lines above it: where code lenses go and
+// hovers describe the whole method. 0 when none.
+int32_t declaration_above(const SourceScan &scan, std::string_view label, int32_t line);
 
 // The declaration line of a JVM method in a scanned file: `outer` is the top-level class's
 // simple name, `nested` the simple names of nested classes below it (`Pricing$Inner$1` ->

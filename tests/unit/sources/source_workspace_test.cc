@@ -276,5 +276,51 @@ TEST(SourceScan, KotlinScalaGoDeclarations) {
   EXPECT_EQ(go_function_line(g, "shop.Missing"), 0);
 }
 
+// Code lenses and hovers place a function at its declaration nearest above its first profiled
+// line, through the same scan resolution uses.
+TEST(SourceScan, DeclarationAbove) {
+  std::string java = "package org.acme.shop;\n"              // 1
+                     "public class Pricing {\n"              // 2
+                     "    public Pricing() {\n"              // 3
+                     "        init();\n"                     // 4
+                     "    }\n"                               // 5
+                     "    double discount(int n) {\n"        // 6
+                     "        return discount(n, 2);\n"      // 7
+                     "    }\n"                               // 8
+                     "    double discount(int n, int k) {\n" // 9
+                     "        Runnable r = () -> spin(k);\n" // 10
+                     "        return n * k;\n"               // 11
+                     "    }\n"                               // 12
+                     "    // double discount(long n) {\n"    // 13
+                     "    void later() { discount(1); }\n"   // 14
+                     "}\n";
+  SourceScan s = scan_source(java, "java");
+  EXPECT_FALSE(s.go);
+  EXPECT_EQ(declaration_above(s, "org.acme.shop.Pricing.discount", 7), 6);
+  EXPECT_EQ(declaration_above(s, "org.acme.shop.Pricing.discount", 11), 9); // the overload
+  EXPECT_EQ(declaration_above(s, "org.acme.shop.Pricing.discount(II)D", 10), 9);
+  EXPECT_EQ(declaration_above(s, "org.acme.shop.Pricing.lambda$discount$0", 10), 9);
+  EXPECT_EQ(declaration_above(s, "org.acme.shop.Pricing.<init>", 4), 3);
+  EXPECT_EQ(declaration_above(s, "org.acme.shop.Pricing.discount", 5), 0); // none above
+  EXPECT_EQ(declaration_above(s, "org.acme.shop.Pricing.discount", 14), 9);
+  EXPECT_EQ(declaration_above(s, "org.acme.shop.Pricing.discount", 9 + kDeclarationReach), 9);
+  EXPECT_EQ(declaration_above(s, "org.acme.shop.Pricing.discount", 10 + kDeclarationReach), 0);
+  EXPECT_EQ(declaration_above(s, "org.acme.shop.Pricing.missing", 14), 0);
+
+  std::vector<std::string> go = {"package shop",               // 1
+                                 "func Spin(n int) {",         // 2
+                                 "\tgo func() { Spin(n) }()",  // 3
+                                 "}",                          // 4
+                                 "func (s *spinner) Spin() {", // 5
+                                 "\ts.n++",                    // 6
+                                 "}"};                         // 7
+  SourceScan g = scan_source(std::span<const std::string>(go), extension_of("/w/shop/spin.go"));
+  EXPECT_TRUE(g.go);
+  EXPECT_EQ(declaration_above(g, "example.com/shop.Spin", 3), 2);
+  EXPECT_EQ(declaration_above(g, "example.com/shop.Spin.func1", 3), 2);
+  EXPECT_EQ(declaration_above(g, "example.com/shop.(*spinner).Spin", 6), 5);
+  EXPECT_EQ(declaration_above(g, "example.com/shop.(*spinner).Spin", 3), 0);
+}
+
 } // namespace
 } // namespace hotlines
