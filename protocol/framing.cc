@@ -1,6 +1,7 @@
 // LSP base-protocol framing (see framing.h).
 #include "protocol/framing.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 
@@ -22,7 +23,35 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 constexpr size_t kMaxHeaderBytes = 64 * 1024;
+constexpr std::string_view kLengthHeader = "content-length";
+
+// Where `kLengthHeader` next occurs in `s` at or after `from`, in any case; npos if nowhere.
+size_t find_length_header(std::string_view s, size_t from) {
+  for (size_t i = from; i + kLengthHeader.size() <= s.size(); i++)
+    if (iequals(s.substr(i, kLengthHeader.size()), kLengthHeader)) return i;
+  return std::string_view::npos;
+}
 } // namespace
+
+bool MessageReader::resynchronise() {
+  size_t at = find_length_header(buf_, pos_);
+  if (at == std::string::npos) { // keep a tail that may be the start of the header
+    pos_ = std::max(pos_, buf_.size() - std::min(buf_.size(), kLengthHeader.size() - 1));
+    compact();
+    return false;
+  }
+  pos_ = at;
+  resync_ = false;
+  return true;
+}
+
+MessageReader::Status MessageReader::fail(std::string *error, std::string message) {
+  *error = std::move(message);
+  pos_++; // whatever the bad header held, the next message starts after its first byte
+  resync_ = true;
+  compact();
+  return Status::error;
+}
 
 void MessageReader::compact() {
   if (pos_ > 0 && (pos_ >= buf_.size() || pos_ > (1u << 20))) {
@@ -39,6 +68,7 @@ MessageReader::Status MessageReader::next(std::string *body, std::string *error)
     compact();
     if (skip_ > 0) return Status::need_more;
   }
+  if (resync_ && !resynchronise()) return Status::need_more;
   // Skip stray line ends between messages.
   while (pos_ < buf_.size() && (buf_[pos_] == '\r' || buf_[pos_] == '\n')) pos_++;
   std::string_view rest(buf_.data() + pos_, buf_.size() - pos_);
@@ -55,12 +85,9 @@ MessageReader::Status MessageReader::next(std::string *body, std::string *error)
     }
   }
   if (end == std::string_view::npos) {
-    if (rest.size() > kMaxHeaderBytes) {
-      *error = "header block longer than 64 KiB without an empty line; input discarded";
-      pos_ = buf_.size();
-      compact();
-      return Status::error;
-    }
+    if (rest.size() > kMaxHeaderBytes)
+      return fail(error, "header block longer than 64 KiB without an empty line; skipped to "
+                         "the next Content-Length");
     compact();
     return Status::need_more;
   }
@@ -89,12 +116,7 @@ MessageReader::Status MessageReader::next(std::string *body, std::string *error)
     // Content-Type and unknown headers are accepted and ignored (UTF-8 is assumed).
   }
   if (length < 0 && bad.empty()) bad = "missing Content-Length header";
-  if (!bad.empty()) {
-    *error = bad;
-    pos_ += body_start;
-    compact();
-    return Status::error;
-  }
+  if (!bad.empty()) return fail(error, bad);
   if (static_cast<unsigned long long>(length) > max_) {
     *error = "message of " + std::to_string(length) + " bytes exceeds the limit of " +
              std::to_string(max_) + " bytes";

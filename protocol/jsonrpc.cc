@@ -1,10 +1,68 @@
 // JSON-RPC 2.0 message parsing and building (see jsonrpc.h).
 #include "protocol/jsonrpc.h"
 
+#include <cstdint>
+
 namespace hotlines {
+
+namespace {
+
+// Whether the text nests arrays and objects deeper than kMaxJsonDepth: one pass over the
+// bytes (strings skipped) before the parser, so nothing recursive ever sees a deep value.
+bool too_deep(std::string_view body) {
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < body.size(); i++) {
+    char c = body[i];
+    if (in_string) {
+      if (c == '\\')
+        i++;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth) return true;
+    } else if (c == ']' || c == '}') {
+      depth--;
+    }
+  }
+  return false;
+}
+
+// A response's error object, type-checked field by field.
+RpcError response_error(const json &e, std::string *ignored) {
+  RpcError err;
+  auto field = [&](const char *key) -> const json * {
+    auto it = e.find(key);
+    return it == e.end() ? nullptr : &*it;
+  };
+  if (const json *c = field("code")) {
+    if (c->is_number_integer() && c->get<int64_t>() >= INT32_MIN && c->get<int64_t>() <= INT32_MAX)
+      err.code = c->get<int>();
+    else
+      *ignored += "error.code is not a 32-bit integer; ";
+  }
+  if (const json *m = field("message")) {
+    if (m->is_string())
+      err.message = m->get<std::string>();
+    else
+      *ignored += "error.message is not a string; ";
+  }
+  if (const json *d = field("data")) err.data = *d;
+  return err;
+}
+
+} // namespace
 
 bool parse_incoming(std::string_view body, Incoming *out, RpcError *error, json *id) {
   *id = nullptr;
+  if (too_deep(body)) {
+    *error = {kInvalidRequest,
+              "invalid request: nested deeper than " + std::to_string(kMaxJsonDepth) + " levels",
+              nullptr};
+    return false;
+  }
   json j = json::parse(body.begin(), body.end(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) {
     *error = {kParseError, "parse error: the message is not valid JSON", nullptr};
@@ -40,7 +98,7 @@ bool parse_incoming(std::string_view body, Incoming *out, RpcError *error, json 
     }
     out->method = m->get<std::string>();
     auto p = j.find("params");
-    out->params = p == j.end() ? json(nullptr) : *p;
+    out->params = p == j.end() ? json(nullptr) : std::move(*p);
     if (!out->params.is_null() && !out->params.is_object() && !out->params.is_array()) {
       *error = {kInvalidRequest, "invalid request: params must be an object or an array", nullptr};
       return false;
@@ -63,13 +121,9 @@ bool parse_incoming(std::string_view body, Incoming *out, RpcError *error, json 
   auto r = j.find("result");
   auto e = j.find("error");
   if (e != j.end() && e->is_object()) {
-    RpcError err;
-    err.code = e->value("code", static_cast<int>(kInternalError));
-    err.message = e->value("message", std::string());
-    err.data = e->value("data", json(nullptr));
-    out->error = err;
+    out->error = response_error(*e, &out->ignored);
   } else if (r != j.end()) {
-    out->result = *r;
+    out->result = std::move(*r);
   } else {
     *error = {kInvalidRequest, "invalid response: neither result nor error", nullptr};
     return false;
@@ -77,32 +131,34 @@ bool parse_incoming(std::string_view body, Incoming *out, RpcError *error, json 
   return true;
 }
 
-namespace {
-std::string dump(const json &j) {
-  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+std::string dump_json(const json &j, int indent) {
+  return j.dump(indent, ' ', false, json::error_handler_t::replace);
 }
-} // namespace
+
+std::string dump_json(const nlohmann::ordered_json &j, int indent) {
+  return j.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
 
 std::string make_response(const json &id, const json &result) {
-  return dump({{"jsonrpc", "2.0"}, {"id", id}, {"result", result}});
+  return dump_json(json{{"jsonrpc", "2.0"}, {"id", id}, {"result", result}});
 }
 
 std::string make_error_response(const json &id, const RpcError &error) {
   json e = {{"code", error.code}, {"message", error.message}};
   if (!error.data.is_null()) e["data"] = error.data;
-  return dump({{"jsonrpc", "2.0"}, {"id", id}, {"error", e}});
+  return dump_json(json{{"jsonrpc", "2.0"}, {"id", id}, {"error", e}});
 }
 
 std::string make_notification(std::string_view method, const json &params) {
   json j = {{"jsonrpc", "2.0"}, {"method", method}};
   if (!params.is_null()) j["params"] = params;
-  return dump(j);
+  return dump_json(j);
 }
 
 std::string make_request(const json &id, std::string_view method, const json &params) {
   json j = {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}};
   if (!params.is_null()) j["params"] = params;
-  return dump(j);
+  return dump_json(j);
 }
 
 } // namespace hotlines

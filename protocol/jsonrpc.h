@@ -31,6 +31,10 @@ struct RpcError {
   json data; // null when absent
 };
 
+// How deeply an incoming message may nest arrays and objects; deeper is -32600 before any
+// of it is used (copying or printing a value recurses on its depth).
+inline constexpr int kMaxJsonDepth = 512;
+
 struct Incoming {
   enum class Kind { request, notification, response } kind = Kind::notification;
   json id;                       // requests and responses: number or string
@@ -38,12 +42,20 @@ struct Incoming {
   json params;                   // null when absent
   json result;                   // responses
   std::optional<RpcError> error; // responses
+  std::string ignored;           // what of a response's error object was ill-typed, for the log
 };
 
 // Parses a message body. On failure returns false and fills *error (kParseError for bad
-// JSON, kInvalidRequest for a well-formed value that is not a JSON-RPC message) and *id with
-// the request id when one could be read (else null).
+// JSON, kInvalidRequest for a well-formed value that is not a JSON-RPC message or nests
+// deeper than kMaxJsonDepth) and *id with the request id when one could be read (else null).
+// A response's error object is type-checked: ill-typed fields are replaced by defaults and
+// named in out->ignored.
 bool parse_incoming(std::string_view body, Incoming *out, RpcError *error, json *id);
+
+// Serialises a value (compact, or indented by `indent`); bytes that are not UTF-8, which
+// names read from profiles and paths may hold, become U+FFFD instead of throwing.
+std::string dump_json(const json &j, int indent = -1);
+std::string dump_json(const nlohmann::ordered_json &j, int indent = -1);
 
 std::string make_response(const json &id, const json &result);
 std::string make_error_response(const json &id, const RpcError &error);

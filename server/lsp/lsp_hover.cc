@@ -223,7 +223,8 @@ void LspServer::on_hover(const json &params, Reply reply) {
                       [info, ok, target, base, views = lp->views, cancel = reply.cancel_flag()] {
                         *ok = hover_info(*views, target, base, cancel, info.get());
                       },
-                      [info, ok, reply, line] {
+                      [info, ok, reply, line](const Failure *thrown) {
+                        if (thrown) return reply.fail(*thrown);
                         if (reply.cancelled()) return reply.fail(Failure::cancelled());
                         if (!*ok) return reply(nullptr);
                         reply({{"contents", {{"kind", "markdown"}, {"value", present(*info)}}},

@@ -108,10 +108,13 @@ void LspServer::load_profile(const std::string &path, const json &token,
           if (job->resolution) job->warning = resolution_warning(*job->index, *job->resolution);
         }
       },
-      [this, job, path, token, progress, cancel, done] {
+      [this, job, path, token, progress, cancel, done](const Failure *thrown) {
         if (progress)
           send_notification("$/progress", {{"token", token}, {"value", {{"kind", "end"}}}});
-        if ((cancel && cancel->load()) || (job->result.error.empty() && !job->index)) {
+        if (thrown) {
+          log("error", "loading " + path + ": " + thrown->message);
+          done(nullptr, thrown);
+        } else if ((cancel && cancel->load()) || (job->result.error.empty() && !job->index)) {
           log("info", "load of " + path + " cancelled");
           Failure cancelled = Failure::cancelled();
           done(nullptr, &cancelled);
@@ -130,7 +133,7 @@ void LspServer::load_profile(const std::string &path, const json &token,
             finish_load(path, job->index, job->files, job->resolution, job->warning, done);
             finish_if_done();
           };
-          auto resolve = [this, job, finish] {
+          auto resolve = [this, job, path, finish] {
             if (!session_.resolver || exiting_) return finish();
             work_->queue(
                 [job, resolver = session_.resolver] {
@@ -139,7 +142,14 @@ void LspServer::load_profile(const std::string &path, const json &token,
                   if (job->resolution)
                     job->warning = resolution_warning(*job->index, *job->resolution);
                 },
-                finish);
+                [this, job, path, finish](const Failure *thrown) {
+                  if (thrown) { // loaded all the same, with its sources unresolved
+                    log("error", "resolving " + path + ": " + thrown->message);
+                    job->resolution = nullptr;
+                    job->warning.clear();
+                  }
+                  finish();
+                });
           };
           if (job->resolution || exiting_) return finish();
           if (workspace_building_) return after_workspace_.push_back(resolve);
@@ -204,13 +214,15 @@ void LspServer::finish_load(const std::string &path, std::shared_ptr<const Profi
 
 void LspServer::run_query(const LoadedProfile &lp, Reply reply, std::function<Outcome()> query) {
   auto outcome = std::make_shared<Outcome>(nullptr);
-  work_->queue([outcome, query = std::move(query)] { *outcome = query(); },
-               [this, outcome, reply, id = lp.id, generation = lp.generation] {
-                 const LoadedProfile *now = session_.profiles.find(id);
-                 if (!reply.cancelled() && (!now || now->generation != generation))
-                   return reply.fail(Failure::stale());
-                 reply.answer(*outcome);
-               });
+  work_->queue(
+      [outcome, query = std::move(query)] { *outcome = query(); },
+      [this, outcome, reply, id = lp.id, generation = lp.generation](const Failure *thrown) {
+        if (thrown) return reply.fail(*thrown);
+        const LoadedProfile *now = session_.profiles.find(id);
+        if (!reply.cancelled() && (!now || now->generation != generation))
+          return reply.fail(Failure::stale());
+        reply.answer(*outcome);
+      });
 }
 
 void LspServer::on_hot_methods(const HotMethodsParams &p, Reply reply) {

@@ -91,7 +91,7 @@ View LspServer::request_view(const LoadedProfile &lp, const json &params) const 
   if (params.contains("from") || params.contains("to")) {
     auto str = [&](const char *k) {
       if (!params.contains(k) || params[k].is_null()) return std::string();
-      return params[k].is_string() ? params[k].get<std::string>() : params[k].dump();
+      return params[k].is_string() ? params[k].get<std::string>() : dump_json(params[k]);
     };
     spec.from = str("from");
     spec.to = str("to");

@@ -31,7 +31,7 @@ struct LspServer::Reply::State {
 
 LspServer::Reply::Reply(LspServer *server, json id) : state_(std::make_shared<State>()) {
   state_->server = server;
-  state_->key = id.dump();
+  state_->key = dump_json(id);
   state_->id = std::move(id);
 }
 
@@ -61,6 +61,8 @@ LspServer::LspServer(LoopWork *work, Options options, Send send)
     : work_(work), options_(options), send_(std::move(send)), session_(work) {
   // Whatever work ends may be the last thing an exiting server waits for.
   work_->set_after_done([this] { finish_if_done(); });
+  work_->set_on_uncaught(
+      [this](const std::string &why) { log("error", "internal error: " + why); });
 }
 
 LspServer::~LspServer() = default;
@@ -134,10 +136,8 @@ void LspServer::send_notification(std::string_view method, const json &params) {
 
 void LspServer::send_request(std::string_view method, const json &params, ClientReply done) {
   json id = "hotlines-" + std::to_string(next_client_request_++);
-  if (done) client_requests_[id.dump()] = std::move(done);
-  json msg = {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}};
-  if (!params.is_null()) msg["params"] = params;
-  send_(msg.dump());
+  if (done) client_requests_[dump_json(id)] = std::move(done);
+  send_(make_request(id, method, params));
 }
 
 void LspServer::show_message(int type, const std::string &message) {
@@ -169,7 +169,8 @@ void LspServer::handle_message(const std::string &body) {
     return;
   }
   if (msg.kind == Incoming::Kind::response) { // answers to our requests
-    auto it = client_requests_.find(msg.id.dump());
+    if (!msg.ignored.empty()) log("warning", "response " + dump_json(msg.id) + ": " + msg.ignored);
+    auto it = client_requests_.find(dump_json(msg.id));
     if (it == client_requests_.end()) return;
     ClientReply done = std::move(it->second);
     client_requests_.erase(it);
@@ -202,7 +203,7 @@ void LspServer::handle_message(const std::string &body) {
   if (in_flight_.count(reply.state_->key)) {
     reply.state_->key.clear(); // do not disturb the request that owns this id
     return reply.fail({Failure::Kind::bad_request,
-                       "a request with id " + msg.id.dump() + " is already in flight"});
+                       "a request with id " + dump_json(msg.id) + " is already in flight"});
   }
   in_flight_[reply.state_->key] = reply.state_;
   if (!initialized_ && msg.method != "initialize")
@@ -320,7 +321,7 @@ void LspServer::on_exit(const json &) {
 
 void LspServer::on_cancel_request(const json &params) {
   if (!params.is_object() || !params.contains("id")) return;
-  auto it = in_flight_.find(params["id"].dump());
+  auto it = in_flight_.find(dump_json(params["id"]));
   if (it == in_flight_.end()) return; // already answered
   if (auto s = it->second.lock()) s->cancelled = true;
 }

@@ -197,7 +197,7 @@ private:
   Send send_;
   Session session_;
   std::unique_ptr<RunManager> runs_;                             // created on first use
-  std::map<std::string, std::weak_ptr<Reply::State>> in_flight_; // by id.dump()
+  std::map<std::string, std::weak_ptr<Reply::State>> in_flight_; // by dump_json(id)
   std::map<std::string, std::vector<json>> published_;           // URIs with diagnostics
   std::unique_ptr<FileWatcher> watcher_;    // loaded profile files (watchProfiles)
   std::unique_ptr<HttpServer> view_server_; // hotlines/openView, started on first use
@@ -206,7 +206,7 @@ private:
   bool workspace_building_ = false;
   std::vector<std::function<void()>> after_workspace_; // run when the index build in flight ends
   int64_t next_client_request_ = 1;
-  std::map<std::string, ClientReply> client_requests_; // by id.dump()
+  std::map<std::string, ClientReply> client_requests_; // by dump_json(id)
   InitializeParams init_;
   bool initialized_ = false, shutdown_ = false, exiting_ = false, finished_ = false;
   bool log_to_client_ = false;

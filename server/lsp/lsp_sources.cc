@@ -39,9 +39,11 @@ void LspServer::rebuild_workspace() {
   auto index = std::make_shared<WorkspaceIndex>();
   for (const std::string &r : roots) index->add_root(r);
   work_->queue([index] { index->build(); },
-               [this, index, build, options, roots] {
+               [this, index, build, options, roots](const Failure *thrown) {
                  if (build == workspace_builds_) {
-                   if (!exiting_) {
+                   if (thrown) {
+                     log("error", "indexing the workspace: " + thrown->message);
+                   } else if (!exiting_) {
                      session_.resolver = std::make_shared<SourceResolver>(index, options);
                      log("info", "indexed " + std::to_string(index->size()) + " files under " +
                                      std::to_string(roots.size()) + " roots in " +
@@ -68,7 +70,8 @@ void LspServer::resolve_profile(const std::string &id) {
       [out, profile = lp->profile, resolver = session_.resolver] {
         *out = ProfileResolution::build(profile, *resolver);
       },
-      [this, out, id, generation = lp->generation] {
+      [this, out, id, generation = lp->generation](const Failure *thrown) {
+        if (thrown) return log("error", "resolving " + id + ": " + thrown->message);
         if (*out && session_.profiles.set_resolution(id, generation, *out)) annotations_changed();
       });
 }

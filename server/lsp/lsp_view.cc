@@ -119,7 +119,7 @@ void LspServer::on_flame_document(const json &params, Reply reply) {
               nlohmann::ordered_json doc;
               std::string error;
               if (!build_flame_document(*index, o, &doc, &error)) return Failure::failed(error);
-              return json::parse(doc.dump());
+              return json::parse(dump_json(doc));
             });
 }
 
@@ -140,7 +140,7 @@ void LspServer::serve_view(const HttpServer::Request &req, HttpServer::Respond r
                    {"open", "open"}};
     return respond({200, "text/html; charset=utf-8",
                     web_view_page(lp->path.substr(lp->path.rfind('/') + 1), "hotlines-config",
-                                  config.dump(), true),
+                                  dump_json(config), true),
                     ""});
   }
   if (what == "document.json") {
@@ -155,10 +155,12 @@ void LspServer::serve_view(const HttpServer::Request &req, HttpServer::Respond r
         [out, error, o, index = lp->index, res = lp->resolution]() mutable {
           o.sources = res.get();
           nlohmann::ordered_json doc;
-          if (build_flame_document(*index, o, &doc, error.get())) *out = doc.dump();
+          if (build_flame_document(*index, o, &doc, error.get())) *out = dump_json(doc);
         },
-        [this, out, error, respond] {
-          if (out->empty())
+        [this, out, error, respond](const Failure *thrown) {
+          if (thrown)
+            respond(text(500, thrown->message));
+          else if (out->empty())
             respond(text(400, *error));
           else
             respond({200, "application/json", std::move(*out), ""});
@@ -198,7 +200,7 @@ void LspServer::serve_view(const HttpServer::Request &req, HttpServer::Respond r
       answer = {
           {"message", "opened " + path.substr(path.rfind('/') + 1) + ":" + std::to_string(line)}};
     }
-    return respond({200, "application/json", answer.dump(), ""});
+    return respond({200, "application/json", dump_json(answer), ""});
   }
   respond(text(404, "not found"));
 }

@@ -137,7 +137,8 @@ void Session::heat(const std::string &uri, const LoadedProfile *lp, const std::s
         }
         job->heat = std::move(heat);
       },
-      [this, job, id = lp->id, generation = lp->generation, key, use] {
+      [this, job, id = lp->id, generation = lp->generation, key, use](const Failure *thrown) {
+        if (thrown) return use(nullptr, nullptr, thrown);
         const LoadedProfile *now = profiles.find(id);
         if (!job->heat) return use(nullptr, nullptr, &job->failure);
         if (!now || now->generation != generation) {

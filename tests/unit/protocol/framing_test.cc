@@ -53,6 +53,42 @@ TEST(Framing, BadHeadersAreReportedAndReadingGoesOn) {
   EXPECT_EQ(errors[1], "invalid Content-Length 'abc'");
 }
 
+TEST(Framing, ResynchronisesAtTheNextContentLength) {
+  // A body left behind by a bad header is skipped, not read as headers forever.
+  MessageReader r;
+  std::vector<std::string> errors;
+  r.feed("Content-Length: -5\r\n\r\n{\"jsonrpc\":\"2.0\",\"method\":\"x\"}");
+  r.feed("Content-Length: 2\r\n\r\n{}");
+  r.feed("X-Only: 1\r\n\r\n{\"id\":1}\r\nContent-Length: 3\r\n\r\n[1]");
+  EXPECT_EQ(drain(r, &errors), (std::vector<std::string>{"{}", "[1]"}));
+  EXPECT_EQ(errors, (std::vector<std::string>{"invalid Content-Length '-5'",
+                                              "missing Content-Length header"}));
+
+  // A malformed line before a good Content-Length loses nothing.
+  MessageReader g;
+  errors.clear();
+  g.feed("garbage\r\nContent-Length: 2\r\n\r\n{}");
+  EXPECT_EQ(drain(g, &errors), (std::vector<std::string>{"{}"}));
+  EXPECT_EQ(errors, (std::vector<std::string>{"malformed header line 'garbage'"}));
+
+  // The next header may arrive split, after any amount of junk.
+  MessageReader s;
+  errors.clear();
+  s.feed("Content-Length: x\r\n\r\n" + std::string(100000, 'j') + "Content-Le");
+  EXPECT_TRUE(drain(s, &errors).empty());
+  EXPECT_LT(s.buffered(), 20u); // the junk is not kept
+  s.feed("ngth: 2\r\n\r\n{}");
+  EXPECT_EQ(drain(s, &errors), (std::vector<std::string>{"{}"}));
+  EXPECT_EQ(errors, (std::vector<std::string>{"invalid Content-Length 'x'"}));
+
+  // So may a header block with no end: skipped to the next Content-Length.
+  MessageReader h;
+  errors.clear();
+  h.feed(std::string(70000, 'h') + "\r\nContent-Length: 2\r\n\r\n{}");
+  EXPECT_EQ(drain(h, &errors), (std::vector<std::string>{"{}"}));
+  EXPECT_EQ(errors.size(), 1u);
+}
+
 TEST(Framing, OversizedMessageIsSkipped) {
   MessageReader r(10);
   std::vector<std::string> errors;
