@@ -215,16 +215,51 @@ void ProfileBuilder::warn(std::string message, int64_t offset, int64_t line) {
   p_->metadata.warnings.push_back(LoadWarning{std::move(message), offset, line});
 }
 
-std::unique_ptr<Profile> ProfileBuilder::finish() {
-  for (Event &e : p_->events) {
-    e.total_count = 0;
-    e.total_value = 0;
-    const SampleColumns &c = e.samples;
-    for (size_t i = 0; i < c.size(); i++) {
-      e.total_count = saturating_add(e.total_count, c.count_at(i));
-      e.total_value = saturating_add(e.total_value, c.value_at(i));
+namespace {
+// Adds `*w` to `*total`; where the sum would leave int64, first clamps `*w` so that it does
+// not. True when it clamped.
+bool add_clamped(int64_t *total, int64_t *w) {
+  int64_t sum;
+  if (!__builtin_add_overflow(*total, *w, &sum)) {
+    *total = sum;
+    return false;
+  }
+  *w = (*w > 0 ? INT64_MAX : INT64_MIN) - *total;
+  *total += *w;
+  return true;
+}
+} // namespace
+
+// An event's totals, with sample weights clamped where they would overflow: then every sum
+// over a subset of its samples (any view, any tree node) fits in int64 too.
+void ProfileBuilder::total(Event &e) {
+  e.total_count = 0;
+  e.total_value = 0;
+  SampleColumns &c = e.samples;
+  bool clamped = false;
+  for (size_t i = 0; i < c.size(); i++) {
+    int64_t n = c.count_at(i), v = c.value_at(i);
+    if (!c.count.empty() && add_clamped(&e.total_count, &n)) {
+      c.count[i] = n;
+      clamped = true;
+    } else if (c.count.empty()) {
+      e.total_count++;
+    }
+    if (c.value.empty()) {
+      v = c.count_at(i);
+      e.total_value = e.total_count;
+    } else if (add_clamped(&e.total_value, &v)) {
+      c.value[i] = v;
+      clamped = true;
     }
   }
+  if (clamped)
+    warn("event " + std::string(p_->str(e.name)) +
+         ": sample weights clamped where its total would leave the 64-bit range");
+}
+
+std::unique_ptr<Profile> ProfileBuilder::finish() {
+  for (Event &e : p_->events) total(e);
   string_ids_.clear();
   function_ids_.clear();
   frame_ids_.clear();

@@ -64,6 +64,7 @@ public:
   std::unique_ptr<Profile> finish();
 
 private:
+  void total(Event &e);
   struct PairHash {
     size_t operator()(uint64_t k) const { return std::hash<uint64_t>()(k * 0x9E3779B97F4A7C15ull); }
   };

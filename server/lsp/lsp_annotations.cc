@@ -52,10 +52,14 @@ void LspServer::on_inlay_hint(const json &params, Reply reply) {
   std::string uri = text_document_uri(params);
   if (uri.empty()) throw Failure::bad_params("params.textDocument.uri is required");
   int64_t from = 0, to = INT64_MAX;
-  if (params.contains("range") && params["range"].is_object()) {
-    const json &r = params["range"];
-    from = r.value("start", json::object()).value("line", int64_t{0});
-    to = r.value("end", json::object()).value("line", INT64_MAX);
+  if (params.contains("range")) {
+    FieldReader range(params["range"], "params.range");
+    FieldReader start(range.object("start"), "params.range.start"),
+        end(range.object("end"), "params.range.end");
+    start.optional("line", &from, 0, INT64_MAX);
+    end.optional("line", &to, 0, INT64_MAX);
+    for (const FieldReader *r : {&range, &start, &end})
+      if (!r->ok()) throw Failure::bad_params(r->error());
   }
   session_.heat(
       uri, session_.profiles.latest(), "", reply.cancel_flag(),

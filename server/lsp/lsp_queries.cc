@@ -161,7 +161,9 @@ void LspServer::on_tree(const json &params, Reply reply, const char *kind) {
   std::string id, function, file, uri;
   int64_t line = 0, depth = 0, max_nodes = 0;
   double min_percent = -1;
+  bool lines = false;
   r.optional("profileId", &id);
+  r.optional("lines", &lines);
   r.optional("function", &function);
   r.optional("file", &file);
   r.optional("uri", &uri);
@@ -187,7 +189,7 @@ void LspServer::on_tree(const json &params, Reply reply, const char *kind) {
   o.direction = what == "callers" ? TreeDirection::callers : TreeDirection::callees;
   o.method = function;
   o.line = static_cast<int32_t>(line);
-  o.lines = params.is_object() && params.value("lines", false);
+  o.lines = lines;
   o.max_depth = static_cast<uint32_t>(depth);
   // A flame graph of a 10M-sample profile must fit in one message: by default nodes below
   // 0.01% are dropped and at most 20,000 nodes sent.

@@ -104,6 +104,37 @@ TEST(Profile, MergeKeepsEverything) {
   EXPECT_EQ(m->events[0].samples.time_at(3), 500);
 }
 
+TEST(Profile, WeightsAreClampedSoNoSumOverflows) {
+  // Three samples of 2^63-1 (a hostile collapsed file): the total saturates exactly and the
+  // later samples are clamped, so every view's sum of them fits in int64.
+  ProfileBuilder b;
+  FrameId f = b.frame({.function = b.function(Function{.name = b.intern("f")})});
+  std::vector<FrameId> stack = {f};
+  StackId s = b.stack_from_root(stack);
+  EventId cpu = b.event("cpu", "samples");
+  EventId alloc = b.event("alloc", "bytes");
+  for (int i = 0; i < 3; i++) b.add_sample(cpu, s, 0, INT64_MAX, INT64_MAX);
+  b.add_sample(alloc, s, 0, 2, INT64_MAX - 1);
+  for (int i = 0; i < 3; i++) b.add_sample(alloc, s, 0, 1, -INT64_MAX);
+  auto p = b.finish();
+  const Event &c = p->events[cpu];
+  EXPECT_EQ(c.total_count, INT64_MAX);
+  EXPECT_EQ(c.total_value, INT64_MAX);
+  EXPECT_EQ(c.samples.count_at(0), INT64_MAX);
+  EXPECT_EQ(c.samples.count_at(1), 0);
+  EXPECT_EQ(c.samples.value_at(2), 0);
+  const Event &a = p->events[alloc];
+  EXPECT_EQ(a.total_count, 5);
+  EXPECT_EQ(a.total_value, INT64_MIN); // (2^63-2) - 2(2^63-1) is the floor exactly
+  EXPECT_EQ(a.samples.value_at(2), -INT64_MAX);
+  EXPECT_EQ(a.samples.value_at(3), 0); // clamped at the floor
+  ASSERT_EQ(p->metadata.warnings.size(), 2u);
+  EXPECT_EQ(p->metadata.warnings[0].message,
+            "event cpu: sample weights clamped where its total would leave the 64-bit range");
+  EXPECT_EQ(p->metadata.warnings[1].message,
+            "event alloc: sample weights clamped where its total would leave the 64-bit range");
+}
+
 TEST(Profile, CheckValidCatchesBrokenInvariants) {
   {
     auto p = small_profile();
