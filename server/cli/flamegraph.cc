@@ -8,6 +8,7 @@
 // use both cores.
 #include "server/cli/commands.h"
 #include "server/cli/input.h"
+#include "server/engine/name_pattern.h"
 #include "server/sources/profile_resolution.h"
 #include "server/web/flame_document.h"
 #include "server/web/web_view_bundle.h"
@@ -91,6 +92,10 @@ int run(const CliFlags &f) {
     else
       o.threads.patterns.push_back(t);
   }
+
+  std::string bad;
+  if (!check_patterns(o.threads.patterns, &bad))
+    return cli_fail(kExitUsage, "--thread: " + bad, f.json);
 
   CliInput in;
   if (!in.load(f.files[0], f.json)) return kExitInput;

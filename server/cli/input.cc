@@ -65,6 +65,8 @@ int CliInput::view(const CliFlags &flags, std::shared_ptr<const ViewWeights> *ou
   View v;
   std::string err;
   if (!make_view(flags, *index_, &v, &err, from, to)) return cli_fail(kExitUsage, err, json_);
+  if (!flags.method.empty() && !index_->functions(v.grouping).check_method(flags.method, &err))
+    return cli_fail(kExitUsage, "-m: " + err, json_);
   ViewResult r = compute_view(*index_, v);
   if (!r.ok()) return cli_fail(kExitInput, path_ + ": " + r.error, json_);
   *out = r.weights;

@@ -59,15 +59,27 @@ uint32_t FunctionKeys::find(std::string_view label) const {
   return it != sorted_.end() && labels_[*it] == label ? *it : kNoKey;
 }
 
-std::vector<uint8_t> FunctionKeys::match(std::string_view pattern) const {
+std::vector<uint8_t> FunctionKeys::match(std::string_view pattern,
+                                         const std::atomic<bool> *cancel) const {
   std::vector<uint8_t> out(labels_.size(), 0);
   if (uint32_t k = find(pattern); k != kNoKey) {
     out[k] = 1;
     return out;
   }
   NamePattern np{std::string(pattern)};
-  for (size_t k = 0; k < labels_.size(); k++) out[k] = np.matches(labels_[k]);
+  if (!np.ok()) return out;
+  for (size_t k = 0; k < labels_.size(); k++) {
+    if (cancel && cancel->load(std::memory_order_relaxed)) break;
+    out[k] = np.matches(labels_[k]);
+  }
   return out;
+}
+
+bool FunctionKeys::check_method(std::string_view pattern, std::string *error) const {
+  if (find(pattern) != kNoKey) return true;
+  NamePattern np{std::string(pattern)};
+  if (!np.ok()) *error = np.error();
+  return np.ok();
 }
 
 } // namespace hotlines

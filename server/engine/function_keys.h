@@ -8,6 +8,7 @@
 #include "formats/profile.h"
 #include "server/engine/key_map.h"
 
+#include <atomic>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,8 +34,13 @@ public:
   // Exact label lookup; kNoKey when absent.
   uint32_t find(std::string_view label) const;
   // Per-key flags for a user's method pattern: the key whose label is exactly the pattern,
-  // else every key whose label matches it as a NamePattern.
-  std::vector<uint8_t> match(std::string_view pattern) const;
+  // else every key whose label matches it as a NamePattern (none for an invalid pattern).
+  // Polls `cancel` before each label; once it fires the remaining keys stay unmatched.
+  std::vector<uint8_t> match(std::string_view pattern,
+                             const std::atomic<bool> *cancel = nullptr) const;
+  // True when match() can use `pattern`: a label exactly, or a valid NamePattern; else false
+  // with the pattern's error.
+  bool check_method(std::string_view pattern, std::string *error) const;
 
 private:
   KeyMap map_;

@@ -17,7 +17,8 @@ KeySums function_sums(const ViewWeights &v) {
   return s;
 }
 
-HotFunctions hot_functions(const ViewWeights &v, const HotOptions &o) {
+HotFunctions hot_functions(const ViewWeights &v, const HotOptions &o,
+                           const std::atomic<bool> *cancel) {
   HotFunctions out;
   out.view_total = v.total;
   const FunctionKeys &keys = v.functions();
@@ -29,7 +30,7 @@ HotFunctions hot_functions(const ViewWeights &v, const HotOptions &o) {
   const std::vector<int64_t> &secondary = o.sort == SortBy::self ? sums.total : sums.self;
 
   std::vector<uint8_t> matches;
-  if (!o.method.empty()) matches = keys.match(o.method);
+  if (!o.method.empty()) matches = keys.match(o.method, cancel);
   auto wanted = [&](uint32_t k) {
     return (sums.self[k] != 0 || sums.total[k] != 0) && (matches.empty() || matches[k]);
   };

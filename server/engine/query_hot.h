@@ -7,6 +7,7 @@
 
 #include "server/engine/view_weights.h"
 
+#include <atomic>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,7 +37,9 @@ struct HotFunctions {
   std::vector<FunctionRow> rows;
 };
 
-HotFunctions hot_functions(const ViewWeights &view, const HotOptions &options);
+// Polls `cancel` while matching options.method; a cancelled call's rows are incomplete.
+HotFunctions hot_functions(const ViewWeights &view, const HotOptions &options,
+                           const std::atomic<bool> *cancel = nullptr);
 
 // Self and total of every function key (the raw sums behind hot_functions).
 KeySums function_sums(const ViewWeights &view);

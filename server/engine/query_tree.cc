@@ -30,7 +30,8 @@ bool cancelled(const std::atomic<bool> *c) {
 }
 
 // Per-frame anchor flags, or empty when the options name no anchor.
-std::vector<uint8_t> anchor_frames(const ViewWeights &v, const TreeOptions &o) {
+std::vector<uint8_t> anchor_frames(const ViewWeights &v, const TreeOptions &o,
+                                   const std::atomic<bool> *cancel) {
   const Profile &p = v.profile();
   std::vector<uint8_t> out;
   if (!o.file.empty()) {
@@ -46,7 +47,7 @@ std::vector<uint8_t> anchor_frames(const ViewWeights &v, const TreeOptions &o) {
     return out;
   }
   if (!o.method.empty()) {
-    std::vector<uint8_t> keys = v.functions().match(o.method);
+    std::vector<uint8_t> keys = v.functions().match(o.method, cancel);
     out.resize(p.frames.size());
     for (size_t i = 0; i < p.frames.size(); i++) out[i] = keys[v.functions().map().of_frame[i]];
   }
@@ -322,7 +323,7 @@ CallTree emit(const ViewWeights &v, const NodeKeys &nk, const EmitInput &m, cons
 
 CallTree call_tree(const ViewWeights &v, const TreeOptions &o, const std::atomic<bool> *cancel) {
   NodeKeys nk = node_keys(v.profile(), v.functions(), o.lines);
-  std::vector<uint8_t> anchor = anchor_frames(v, o);
+  std::vector<uint8_t> anchor = anchor_frames(v, o, cancel);
   const bool anchored = !anchor.empty();
   CallTree out;
   if (!anchored && o.direction == TreeDirection::callees && v.tree->is_profile_tree() &&
@@ -388,7 +389,7 @@ std::vector<TreeNode> hottest_path(const ViewWeights &v, const TreeOptions &o,
   const FunctionKeys &fk = v.functions();
   const Profile &p = v.profile();
   NodeKeys nk = node_keys(p, fk, o.lines);
-  std::vector<uint8_t> anchor = anchor_frames(v, o);
+  std::vector<uint8_t> anchor = anchor_frames(v, o, cancel);
   Merged merged;
   merge_callees(v, nk, anchor, 0, merged, cancel);
   const EmitInput m = input_of(merged);

@@ -17,17 +17,25 @@ std::vector<uint8_t> idle_functions(const Profile &p) {
 
 namespace {
 
-// Per-frame flags: the frame's function display name matches one of the patterns.
-std::vector<uint8_t> frames_matching(const Profile &p, const std::vector<std::string> &patterns) {
+// Per-frame flags: the frame's function display name matches one of the patterns. Each
+// distinct name is matched once (profile strings are unique, so by its StringId), whatever
+// the number of functions, frames or samples that carry it. Empty when cancelled.
+std::vector<uint8_t> frames_matching(const Profile &p, const std::vector<std::string> &patterns,
+                                     const std::atomic<bool> *cancel) {
   std::vector<NamePattern> compiled(patterns.begin(), patterns.end());
+  enum : uint8_t { unknown, no, yes };
+  std::vector<uint8_t> by_name(p.strings.size(), unknown);
   std::vector<uint8_t> fn(p.functions.size(), 0);
   for (size_t f = 0; f < p.functions.size(); f++) {
-    std::string_view name = p.str(p.functions[f].name);
-    for (const NamePattern &np : compiled)
-      if (np.matches(name)) {
-        fn[f] = 1;
-        break;
-      }
+    StringId name = p.functions[f].name;
+    if (by_name[name] == unknown) {
+      if (cancel && cancel->load(std::memory_order_relaxed)) return {};
+      bool hit = false;
+      for (const NamePattern &np : compiled)
+        if ((hit = np.matches(p.str(name)))) break;
+      by_name[name] = hit ? yes : no;
+    }
+    fn[f] = by_name[name] == yes;
   }
   std::vector<uint8_t> out(p.frames.size());
   for (size_t i = 0; i < p.frames.size(); i++) out[i] = fn[p.frames[i].function];
@@ -48,12 +56,29 @@ bool thread_matches(const Profile &p, const Thread &t, const ThreadFilter &tf,
 
 } // namespace
 
-std::vector<uint8_t> threads_matching(const Profile &p, const ThreadFilter &filter) {
+std::vector<uint8_t> threads_matching(const Profile &p, const ThreadFilter &filter,
+                                      const std::atomic<bool> *cancel) {
   std::vector<NamePattern> patterns(filter.patterns.begin(), filter.patterns.end());
   std::vector<uint8_t> ok(p.threads.size());
-  for (size_t t = 0; t < p.threads.size(); t++)
+  for (size_t t = 0; t < p.threads.size(); t++) {
+    if (cancel && cancel->load(std::memory_order_relaxed)) return {};
     ok[t] = thread_matches(p, p.threads[t], filter, patterns);
+  }
   return ok;
+}
+
+bool check_view_patterns(const View &view, std::string *error) {
+  const std::pair<const char *, const std::vector<std::string> *> lists[] = {
+      {"threads", &view.threads.patterns},
+      {"hide", &view.hide},
+      {"include", &view.include},
+      {"exclude", &view.exclude}};
+  for (const auto &[field, patterns] : lists)
+    if (!check_patterns(*patterns, error)) {
+      *error = std::string(field) + ": " + *error;
+      return false;
+    }
+  return true;
 }
 
 bool SampleFilter::compile(const Profile &p, const View &view,
@@ -85,12 +110,14 @@ bool SampleFilter::compile(const Profile &p, const View &view,
     }
     event_ = static_cast<EventId>(e);
   }
+  if (!check_view_patterns(view, error)) return false;
   cols_ = &p.events[event_].samples;
   measure_ = view.measure;
   pass_all_ = !view.filters();
 
   thread_ok_.clear();
-  if (!view.threads.empty()) thread_ok_ = threads_matching(p, view.threads);
+  if (!view.threads.empty()) thread_ok_ = threads_matching(p, view.threads, cancel);
+  if (cancelled()) return false;
 
   window_ = view.from_ns || view.to_ns;
   if (window_) {
@@ -105,7 +132,9 @@ bool SampleFilter::compile(const Profile &p, const View &view,
 
   if (!base) base = std::make_shared<const StackTree>(p);
   if (!view.hide.empty()) {
-    tree_ = StackTree::without_frames(p, frames_matching(p, view.hide), cancel);
+    std::vector<uint8_t> hidden = frames_matching(p, view.hide, cancel);
+    if (cancelled()) return false;
+    tree_ = StackTree::without_frames(p, hidden, cancel);
     if (!tree_) return !cancelled();
   } else {
     tree_ = std::move(base);
@@ -118,8 +147,9 @@ bool SampleFilter::compile(const Profile &p, const View &view,
   stack_node_.clear();
   if (include || exclude || view.no_idle) {
     std::vector<uint8_t> inc_frame, exc_frame, idle_local;
-    if (include) inc_frame = frames_matching(p, view.include);
-    if (exclude) exc_frame = frames_matching(p, view.exclude);
+    if (include) inc_frame = frames_matching(p, view.include, cancel);
+    if (exclude) exc_frame = frames_matching(p, view.exclude, cancel);
+    if (cancelled()) return false;
     if (view.no_idle && !idle_fn) {
       idle_local = idle_functions(p);
       idle_fn = &idle_local;

@@ -22,8 +22,9 @@ class SampleFilter {
 public:
   // Compiles `view`. `base` is the profile's own StackTree (built here when null);
   // `idle_functions` the per-function idle flags (computed here when null). Returns false
-  // with *error for an unknown event or a window on a profile without timestamps, and with
-  // *error "cancelled" when the token fires.
+  // with *error for an unknown event, an invalid pattern (NamePattern) or a window on a
+  // profile without timestamps, and with *error "cancelled" when the token fires (polled
+  // between names while patterns are matched, so a slow match stops too).
   bool compile(const Profile &profile, const View &view, std::shared_ptr<const StackTree> base,
                const std::vector<uint8_t> *idle_functions, const std::atomic<bool> *cancel,
                std::string *error);
@@ -62,8 +63,14 @@ private:
 std::vector<uint8_t> idle_functions(const Profile &profile);
 
 // Per-thread flags: the thread passes `filter` (an exact name, an OS or Java thread id, or a
-// pattern matches it).
-std::vector<uint8_t> threads_matching(const Profile &profile, const ThreadFilter &filter);
+// pattern matches it). Empty when `cancel` fires.
+std::vector<uint8_t> threads_matching(const Profile &profile, const ThreadFilter &filter,
+                                      const std::atomic<bool> *cancel = nullptr);
+
+// True when every name pattern of the view (threads, hide, include, exclude) is valid; else
+// false with *error naming the field, the first invalid pattern and why:
+// "include: bad pattern 'a(?=b)': invalid perl operator: (?= (patterns are RE2 syntax)".
+bool check_view_patterns(const View &view, std::string *error);
 
 template <class Fn>
 void SampleFilter::for_each(size_t begin, size_t end, const std::atomic<bool> *cancel,

@@ -2,6 +2,7 @@
 #include "server/engine/view_spec.h"
 
 #include "server/engine/units.h"
+#include "server/engine/view_filter.h"
 
 namespace hotlines {
 
@@ -66,7 +67,7 @@ bool make_view(const ViewSpec &spec, const ProfileIndex &index, View *v, std::st
   v->hide = spec.hide;
   v->no_idle = spec.no_idle;
   v->grouping = spec.fqn ? FunctionGrouping::fqn : FunctionGrouping::name;
-  return true;
+  return check_view_patterns(*v, error);
 }
 
 } // namespace hotlines

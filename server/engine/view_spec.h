@@ -27,7 +27,8 @@ struct ViewSpec {
 };
 
 // The View `spec` describes for a loaded profile (times resolved against its start).
-// `from`/`to` override the spec's window when given (diff windows).
+// `from`/`to` override the spec's window when given (diff windows). False with *error for a
+// bad time or an invalid name pattern (check_view_patterns).
 bool make_view(const ViewSpec &spec, const ProfileIndex &index, View *out, std::string *error,
                const std::string *from = nullptr, const std::string *to = nullptr);
 

@@ -48,7 +48,8 @@ Answer<HotMethodsResult> hot_methods(const ProfileIndex &index, const HotMethods
   HotOptions options;
   options.top = static_cast<size_t>(p.limit);
   options.method = p.query;
-  HotFunctions hot = hot_functions(*v.value, options);
+  HotFunctions hot = hot_functions(*v.value, options, cancel);
+  if (cancel && cancel->load()) return a.error = "cancelled", a;
   KeySums counts = function_sums(*v.count);
   const Event &ev = index.profile().events[v.value->event];
   a.result.event = std::string(v.value->event_name());

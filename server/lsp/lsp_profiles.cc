@@ -228,6 +228,7 @@ void LspServer::run_query(const LoadedProfile &lp, Reply reply, std::function<Ou
 void LspServer::on_hot_methods(const HotMethodsParams &p, Reply reply) {
   const LoadedProfile &lp = session_.profile(p.profile_id);
   Session::check_event(*lp.profile, p.event);
+  Session::check_method(lp, FunctionGrouping::name, "query", p.query);
   run_query(lp, reply,
             [index = lp.index, p, id = lp.id, cancel = reply.cancel_flag()]() -> Outcome {
               auto r = hot_methods(*index, p, cancel);

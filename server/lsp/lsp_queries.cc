@@ -9,6 +9,7 @@
 #include "server/engine/query_threads.h"
 #include "server/engine/query_timeline.h"
 #include "server/engine/query_tree.h"
+#include "server/engine/view_filter.h"
 #include "server/engine/view_spec.h"
 #include "server/lsp/annotations.h"
 #include "server/lsp/lsp_server.h"
@@ -112,6 +113,8 @@ View LspServer::request_view(const LoadedProfile &lp, const json &params) const 
   if (params.contains("exclude")) view.exclude = string_list(params["exclude"]);
   if (params.contains("noIdle") && params["noIdle"].is_boolean())
     view.no_idle = params["noIdle"].get<bool>();
+  std::string error;
+  if (!check_view_patterns(view, &error)) throw Failure::bad_params("params." + error);
   return view;
 }
 
@@ -185,6 +188,7 @@ void LspServer::on_tree(const json &params, Reply reply, const char *kind) {
     throw Failure::bad_params("params.line needs params.uri or params.file");
   const LoadedProfile *lp = &session_.profile(id);
   View view = request_view(*lp, params);
+  Session::check_method(*lp, view.grouping, "function", function);
   TreeOptions o;
   o.direction = what == "callers" ? TreeDirection::callers : TreeDirection::callees;
   o.method = function;

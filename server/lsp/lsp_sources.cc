@@ -160,6 +160,7 @@ void LspServer::on_resolve_frame(const json &params, Reply reply) {
                               " is not a frame of the profile");
   if (frame >= 0) return reply(frame_answer(p, resolution, static_cast<FrameId>(frame)));
   View view = request_view(lp, params);
+  Session::check_method(lp, view.grouping, "function", function);
   run_query(lp, reply,
             [views = lp.views, res = lp.resolution, view, node, function,
              cancel = reply.cancel_flag()]() -> Outcome {

@@ -1,6 +1,8 @@
 // ServerConfig parsing (see server_config.h).
 #include "server/lsp/server_config.h"
 
+#include "server/engine/name_pattern.h"
+
 namespace hotlines {
 
 namespace {
@@ -25,9 +27,9 @@ private:
         return set_string(k, v, &c_->measure, &ch_->view_changed);
       return error(k, "\"count\" or \"value\"");
     }
-    if (k == "threads") return set_list(k, v, &c_->threads, &ch_->view_changed);
+    if (k == "threads") return set_patterns(k, v, &c_->threads);
     if (k == "window") return window(k, v);
-    if (k == "hide") return set_list(k, v, &c_->hide, &ch_->view_changed);
+    if (k == "hide") return set_patterns(k, v, &c_->hide);
     if (k == "sourceRoots") return set_list(k, v, &c_->source_roots, &ch_->sources_changed);
     if (k == "pathRemaps") return remaps(k, v);
     if (k == "annotations" || k == "diagnostics" || k == "asyncProfiler") {
@@ -89,6 +91,18 @@ private:
         return error(k, "an array of strings");
     }
     assign(dst, std::move(out), changed);
+  }
+  // A list of name patterns (thread ids pass as literal patterns): an invalid one keeps the
+  // old list and reports "hotlines.hide: bad pattern '…': why".
+  void set_patterns(const std::string &k, const json &v, std::vector<std::string> *dst) {
+    std::vector<std::string> next = *dst;
+    bool changed = false;
+    size_t errors = ch_->errors.size();
+    set_list(k, v, &next, &changed);
+    if (ch_->errors.size() != errors || !changed) return;
+    std::string error;
+    if (!check_patterns(next, &error)) return ch_->errors.push_back("hotlines." + k + ": " + error);
+    assign(dst, std::move(next), &ch_->view_changed);
   }
   void window(const std::string &k, const json &v) {
     std::string from, to;

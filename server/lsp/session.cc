@@ -2,6 +2,7 @@
 #include "server/lsp/session.h"
 
 #include "server/engine/line_keys.h"
+#include "server/engine/profile_index.h"
 #include "server/engine/view_spec.h"
 #include "server/lsp/uri.h"
 
@@ -15,6 +16,13 @@ const LoadedProfile &Session::profile(const std::string &id) const {
     throw Failure::bad_params(id.empty() ? "no profile is loaded"
                                          : "unknown profileId '" + id + "'");
   return *lp;
+}
+
+void Session::check_method(const LoadedProfile &lp, FunctionGrouping grouping, const char *field,
+                           const std::string &pattern) {
+  std::string error;
+  if (pattern.empty() || lp.index->functions(grouping).check_method(pattern, &error)) return;
+  throw Failure::bad_params("params." + std::string(field) + ": " + error);
 }
 
 void Session::check_event(const Profile &p, const std::string &event) {

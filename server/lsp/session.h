@@ -38,6 +38,10 @@ public:
   const LoadedProfile &profile(const std::string &id) const;
   // Throws bad_params naming the profile's events unless `event` is "" or one of them.
   static void check_event(const Profile &profile, const std::string &event);
+  // Throws bad_params ("params.FIELD: bad pattern …") unless `pattern` is "", a function's
+  // label under `grouping`, or a valid NamePattern (FunctionKeys::check_method).
+  static void check_method(const LoadedProfile &lp, FunctionGrouping grouping, const char *field,
+                           const std::string &pattern);
   // The session view of `lp` (configuration, with `event` when not ""): false with *failure
   // (bad_params) when the configured window does not fit the profile. The throwing form is
   // for handlers.

@@ -177,6 +177,27 @@ TEST(CliQuery, UsageAndInputErrors) {
   EXPECT_NE(r.out.find("--assert-below"), std::string::npos);
 }
 
+TEST(CliQuery, HostilePatternsAreUsageErrors) {
+  std::string deep = std::string(30000, '(') + "a" + std::string(30000, ')');
+  CliRun r = hotlines_cli("hot " + small() + " --include '" + deep + "'");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err.substr(0, 40), "hotlines: include: bad pattern '((((((((");
+  EXPECT_NE(r.err.find("longer than 4096 bytes (60001)"), std::string::npos) << r.err;
+  r = hotlines_cli("hot " + small() + " -m 'a(?=b)'");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "hotlines: -m: bad pattern 'a(?=b)': invalid perl operator: (?= (patterns are "
+                   "RE2 syntax)\n");
+  r = hotlines_cli("tree " + small() + " -t '(a)\\1'");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("threads: bad pattern '(a)\\1': invalid escape sequence"), std::string::npos)
+      << r.err;
+  // Backtracking patterns are fine: RE2 matches in linear time.
+  r = hotlines_cli("hot " + small() + " --hide '^(.*.*.*)*#$' -m '^p\\.(Calc|Work)\\.'");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("p.Calc.calc"), std::string::npos);
+  EXPECT_NE(r.out.find("p.Work.work"), std::string::npos);
+}
+
 TEST(CliQuery, JfrFixtures) {
   std::string cpu = java_profile("ap-cpu.jfr");
   CliRun r = hotlines_cli("hot " + cpu + " --top 3");
