@@ -164,6 +164,8 @@ private:
   bool start_view_server(std::string *error);
   std::string view_url(const std::string &profile_id) const;
   void serve_view(const HttpServer::Request &req, HttpServer::Respond respond);
+  void serve_view_open(const LoadedProfile &lp, const HttpServer::Request &req,
+                       HttpServer::Respond respond);
 
   // Annotations (lsp_annotations.cc) and hover (lsp_hover.cc)
   void on_file_annotations(const FileAnnotationsParams &params, Reply reply);
@@ -202,6 +204,17 @@ private:
   std::unique_ptr<FileWatcher> watcher_;    // loaded profile files (watchProfiles)
   std::unique_ptr<HttpServer> view_server_; // hotlines/openView, started on first use
   std::string view_token_;
+  // The functions of the data document last served per profile id (name, resolved path or
+  // why not), for the page's "open" posts, which name a function by its index there; `index`
+  // tells a reloaded profile apart.
+  struct ViewFunction {
+    std::string name, path, why;
+  };
+  struct ServedFunctions {
+    std::weak_ptr<const ProfileIndex> index;
+    std::vector<ViewFunction> functions;
+  };
+  std::map<std::string, ServedFunctions> view_functions_;
   uint64_t workspace_builds_ = 0; // builds started (a newer one wins)
   bool workspace_building_ = false;
   std::vector<std::function<void()>> after_workspace_; // run when the index build in flight ends
