@@ -41,6 +41,10 @@ public:
   void handle_signal(int signum);
   // Called once, when the server is done (after `exit`, or end of input) and no work is left.
   std::function<void(int exit_code)> on_finished;
+  // Bytes written to the client but not yet taken by it (the transport's queue); runs' output
+  // is dropped, with a count, while this is over kRunOutputBacklog. Unset: never.
+  std::function<size_t()> send_backlog;
+  static constexpr size_t kRunOutputBacklog = size_t(8) << 20;
 
   // Answers one request exactly once; copies share the state. If no copy replied when the
   // last one goes away, the request gets an internal error. Loop thread only.
