@@ -692,6 +692,31 @@ TEST_F(Runs, CancelKillsTheProcessGroup) {
   EXPECT_EQ(c.result(c.request("hotlines/cancelRun", {{"runId", rid}}))["cancelled"], false);
 }
 
+// A run dies with its server even when the server is SIGKILLed (no cleanup runs): the run
+// watchdog kills its process group, background children included.
+TEST_F(Runs, KillingTheServerKillsItsRuns) {
+  LspClient &c = start_server(dir_);
+  int id =
+      c.request("hotlines/run",
+                {{"recipe", "command"},
+                 {"argv", {"sh", "-c", "echo pid=$$; sleep 300 & sleep 301; echo {profile}"}}});
+  std::string rid = c.result(id)["runId"];
+  json first = c.notification(
+      "hotlines/runOutput",
+      [&](const json &p) { return p["runId"] == rid && p["stream"] == "stdout"; }, 20);
+  ASSERT_FALSE(first.is_null());
+  std::string text = first["text"];
+  ASSERT_EQ(text.rfind("pid=", 0), 0u) << text;
+  int pgid = std::stoi(text.substr(4));
+  usleep(200000);
+  EXPECT_EQ(group_members(pgid).size(), 3u); // sh and two sleeps
+  kill(c.pid(), SIGKILL);
+  client_.reset(); // reaps the server
+  bool alive = process_group_alive(pgid, 5);
+  if (alive) kill(-pgid, SIGKILL);
+  EXPECT_FALSE(alive) << "the run outlived its killed server";
+}
+
 // A run that writes faster than the client reads: the server queues at most about 8 MiB of
 // it for the client and drops the rest, saying how many bytes; nothing is lost unsaid.
 TEST_F(Runs, OutputFloodIsDroppedWithACount) {
