@@ -1,6 +1,8 @@
-// hotlines entry point: `serve` speaks LSP over stdio; other subcommands come from cli.h.
+// hotlines entry point: `serve` speaks LSP over stdio; other subcommands come from cli.h;
+// `__run-watchdog` is the helper `serve` starts for its runs (server/runs/run_watchdog.h).
 #include "server/cli/cli.h"
 #include "server/lsp/serve.h"
+#include "server/runs/run_watchdog.h"
 
 #include <cstdio>
 #include <cstring>
@@ -36,6 +38,8 @@ int main(int argc, char **argv) {
     printf("hotlines %s\n", HOTLINES_VERSION);
     return 0;
   }
+  if (args[0] == "__run-watchdog") // internal: started by `serve` (server/runs/run_watchdog.h)
+    return hotlines::run_watchdog_main();
   if (args[0] == "serve")
     return hotlines::serve_main(std::vector<std::string>(args.begin() + 1, args.end()));
   for (const hotlines::CliCommand *c : hotlines::cli_commands())

@@ -23,6 +23,12 @@ if(NODE AND NPM)
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/tests/client)
   set_tests_properties(client.hostile_input PROPERTIES FIXTURES_REQUIRED client_deps TIMEOUT 300
     LABELS client ENVIRONMENT "HOTLINES_BINARY=$<TARGET_FILE:hotlines>")
+  # The loopback view server against local attackers: Host, Origin, open, limits.
+  add_test(NAME client.view_server
+    COMMAND ${NODE} --test view_server.test.js
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/tests/client)
+  set_tests_properties(client.view_server PROPERTIES FIXTURES_REQUIRED client_deps TIMEOUT 120
+    LABELS client ENVIRONMENT "HOTLINES_BINARY=$<TARGET_FILE:hotlines>;HOTLINES_FIXTURES=${HOTLINES_FIXTURES}")
 else()
   message(WARNING "node/npm not found: real-client tests are skipped")
 endif()

@@ -165,10 +165,35 @@ void LspServer::on_run(const RunParams &params, Reply reply) {
   const std::string id = ctx.run_id;
   log("info", "run " + id + " (" + p.recipe + "): " + plan.label);
   RunManager::Callbacks callbacks;
-  callbacks.output = [this, id](const std::string &stream, const std::string &text) {
-    if (!exiting_) send_notification("hotlines/runOutput", to_json(RunOutput{id, stream, text}));
+  // Output the client cannot take as fast as the run writes is dropped, not queued without
+  // bound (nor does the run wait for it: a profiled program blocked on its stdout would
+  // profile the wait): while the transport holds over kRunOutputBacklog unread bytes, stdout
+  // and stderr text is counted instead of sent, and a line says how much once it sends again
+  // (or when the run ends). The server's own lines always go.
+  auto dropped = std::make_shared<uint64_t>(0);
+  auto say_dropped = [this, id, dropped] {
+    if (*dropped == 0 || exiting_) return;
+    send_notification("hotlines/runOutput",
+                      to_json(RunOutput{id, "hotlines",
+                                        "[hotlines: " + std::to_string(*dropped) +
+                                            " bytes of output dropped: the editor read it more "
+                                            "slowly than the run wrote it]\n"}));
+    *dropped = 0;
   };
-  callbacks.finished = [this, id, plan](RunOutcome outcome) { finish_run(id, plan, outcome); };
+  callbacks.output = [this, id, dropped, say_dropped](const std::string &stream,
+                                                      const std::string &text) {
+    if (exiting_) return;
+    if (stream != "hotlines" && send_backlog && send_backlog() > kRunOutputBacklog) {
+      *dropped += text.size();
+      return;
+    }
+    say_dropped();
+    send_notification("hotlines/runOutput", to_json(RunOutput{id, stream, text}));
+  };
+  callbacks.finished = [this, id, plan, say_dropped](RunOutcome outcome) {
+    say_dropped();
+    finish_run(id, plan, outcome);
+  };
   runs().start(id, plan, p.timeout_ms, std::move(callbacks)); // calls back later, never now
   reply(to_json(started));
 }

@@ -41,6 +41,10 @@ public:
   void handle_signal(int signum);
   // Called once, when the server is done (after `exit`, or end of input) and no work is left.
   std::function<void(int exit_code)> on_finished;
+  // Bytes written to the client but not yet taken by it (the transport's queue); runs' output
+  // is dropped, with a count, while this is over kRunOutputBacklog. Unset: never.
+  std::function<size_t()> send_backlog;
+  static constexpr size_t kRunOutputBacklog = size_t(8) << 20;
 
   // Answers one request exactly once; copies share the state. If no copy replied when the
   // last one goes away, the request gets an internal error. Loop thread only.
@@ -164,6 +168,8 @@ private:
   bool start_view_server(std::string *error);
   std::string view_url(const std::string &profile_id) const;
   void serve_view(const HttpServer::Request &req, HttpServer::Respond respond);
+  void serve_view_open(const LoadedProfile &lp, const HttpServer::Request &req,
+                       HttpServer::Respond respond);
 
   // Annotations (lsp_annotations.cc) and hover (lsp_hover.cc)
   void on_file_annotations(const FileAnnotationsParams &params, Reply reply);
@@ -202,6 +208,17 @@ private:
   std::unique_ptr<FileWatcher> watcher_;    // loaded profile files (watchProfiles)
   std::unique_ptr<HttpServer> view_server_; // hotlines/openView, started on first use
   std::string view_token_;
+  // The functions of the data document last served per profile id (name, resolved path or
+  // why not), for the page's "open" posts, which name a function by its index there; `index`
+  // tells a reloaded profile apart.
+  struct ViewFunction {
+    std::string name, path, why;
+  };
+  struct ServedFunctions {
+    std::weak_ptr<const ProfileIndex> index;
+    std::vector<ViewFunction> functions;
+  };
+  std::map<std::string, ServedFunctions> view_functions_;
   uint64_t workspace_builds_ = 0; // builds started (a newer one wins)
   bool workspace_building_ = false;
   std::vector<std::function<void()>> after_workspace_; // run when the index build in flight ends

@@ -41,6 +41,7 @@ int serve_main(const std::vector<std::string> &args) {
     LoopWork work(&loop, options.sync);
     UvStdioTransport transport(&loop, STDIN_FILENO, STDOUT_FILENO, max_message);
     LspServer server(&work, options, [&transport](std::string body) { transport.send(body); });
+    server.send_backlog = [&transport] { return transport.pending_bytes(); };
     // Termination signals end the server as `exit` would, so its runs' processes go with it.
     uv_signal_t signals[3];
     int signums[3] = {SIGTERM, SIGINT, SIGHUP};

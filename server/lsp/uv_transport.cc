@@ -138,6 +138,10 @@ void UvStdioTransport::send(std::string_view body) {
   if (uv_write(&w->req, out_, &b, 1, on_write) != 0) delete w;
 }
 
+size_t UvStdioTransport::pending_bytes() const {
+  return out_ && out_kind_ == Kind::stream ? uv_stream_get_write_queue_size(out_) : 0;
+}
+
 void UvStdioTransport::on_write(uv_write_t *req, int) {
   delete static_cast<WriteReq *>(req->data);
 }

@@ -30,6 +30,8 @@ public:
   bool start(Callbacks callbacks, std::string *error);
   // Frames and writes one message body.
   void send(std::string_view body);
+  // Bytes sent but not yet written out (the client reads slower than the server writes).
+  size_t pending_bytes() const;
   // Stops reading and closes the handles once pending writes are done.
   void close();
 

@@ -28,8 +28,9 @@ std::string display(const std::vector<std::string> &argv) {
 
 struct RunManager::Child {
   uv_process_t process;
-  uv_pipe_t pipes[2]; // stdout, stderr
-  Run *run = nullptr; // null once nobody waits for it
+  uv_pipe_t pipes[2];            // stdout, stderr
+  RunManager *manager = nullptr; // null once the manager is gone
+  Run *run = nullptr;            // null once nobody waits for it
   int pid = 0;
   bool exited = false;
   int64_t exit_status = 0;
@@ -124,12 +125,13 @@ struct RunManager::Run {
   }
 };
 
-RunManager::RunManager(uv_loop_t *loop) : loop_(loop) {}
+RunManager::RunManager(uv_loop_t *loop) : loop_(loop), watchdog_(loop) {}
 
 RunManager::~RunManager() {
   for (auto &[id, run] : runs_) {
     if (Child *c = run->child) {
       c->run = nullptr;
+      c->manager = nullptr; // its exit may come after the manager is gone
       if (!c->exited) kill(-c->pid, SIGKILL);
     }
     run->close_timers();
@@ -187,7 +189,15 @@ void RunManager::spawn(Run *run) {
   for (const std::string &e : run->env) env.push_back(const_cast<char *>(e.c_str()));
   env.push_back(nullptr);
 
+  if (!watchdog_.running() && !watchdog_failed_) {
+    std::string error;
+    if (!watchdog_.start(&error)) {
+      watchdog_failed_ = true;
+      run->say("hotlines: " + error + "; runs would outlive a crash of the server\n");
+    }
+  }
   auto *c = new Child;
+  c->manager = this;
   c->run = run;
   uv_stdio_container_t stdio[3];
   stdio[0].flags = UV_IGNORE;
@@ -224,6 +234,7 @@ void RunManager::spawn(Run *run) {
     return next_step(run);
   }
   c->pid = c->process.pid;
+  watchdog_.watch(c->pid);
   run->child = c;
   for (int i = 0; i < 2; i++)
     uv_read_start(reinterpret_cast<uv_stream_t *>(&c->pipes[i]), on_alloc, on_read);
@@ -265,6 +276,7 @@ void RunManager::on_exit(uv_process_t *process, int64_t status, int term_signal)
   c->term_signal = term_signal;
   // Whatever the step left behind in its group goes with it.
   kill(-c->pid, SIGKILL);
+  if (c->manager) c->manager->watchdog_.unwatch(c->pid);
   if (c->run) return c->run->manager->child_progress(c);
   if (!c->pipe_open[0] && !c->pipe_open[1])
     uv_close(reinterpret_cast<uv_handle_t *>(&c->process), Child::on_closed);

@@ -1,6 +1,7 @@
 // RunManager: executes RunPlans with libuv. Each step is uv_spawn'ed from its argv (no
 // shell) as the leader of its own process group (UV_PROCESS_DETACHED), so cancel, timeout and
 // server exit kill the whole group (kill(-pid)); leftovers of a finished step are killed too.
+// A RunWatchdog lists the groups running, so they die with the server even when it is killed.
 // A main step that fails (nonzero exit or a signal) skips the main steps after it: a build
 // that fails stops the run before the program starts. Output streams back as UTF-8 text; the
 // outcome comes once, after the last step (cleanup steps included). Threading: loop thread only;
@@ -9,6 +10,7 @@
 
 #include "server/runs/output_decoder.h"
 #include "server/runs/run_plan.h"
+#include "server/runs/run_watchdog.h"
 
 #include <uv.h>
 
@@ -58,6 +60,8 @@ private:
   void child_progress(Child *child);
 
   uv_loop_t *loop_;
+  RunWatchdog watchdog_;         // started with the first step
+  bool watchdog_failed_ = false; // said once; runs go on unguarded
   std::map<std::string, std::unique_ptr<Run>> runs_;
   uint64_t next_id_ = 1;
 };

@@ -2,7 +2,7 @@
 // a page with `hotlines-config` whose queries go over HTTP. The "server" here is this test,
 // answering through playwright's request routing: `document` mode serves the data document,
 // `query` mode answers info/flame/timeline/baseline from it (the wire format a real host
-// implements), `open` records the frames the page asks to open. Numbers are checked against
+// implements), `open` records the frames the page asks to open ({fn, line}: a function of the document). Numbers are checked against
 // the engine (`hotlines hot/tree --json`).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -167,14 +167,17 @@ for (const mode of ['query', 'document']) {
     } else {
       assert.deepEqual(queries, []);
     }
-    // Open source goes to the host, with the resolved path and line 15.
+    // Open source goes to the host as the frame's function (its index in the document's
+    // functions, whose resolved path the host looks up itself) and line 15; no path.
     await page.evaluate(() => window.hotlines.app.setWindow(null));
     await page.mouse.dblclick(...center(await widest(page, 'org.acme.shop.Pricing.discount')));
     await page.waitForFunction(() => /opening/.test(document.querySelector('[data-role=message]')?.textContent ?? ''));
     assert.equal(opened.length, 1);
-    assert.equal(opened[0].path, path.join(javaShop, 'src/main/java/org/acme/shop/Pricing.java'));
+    assert.deepEqual(Object.keys(opened[0]).sort(), ['fn', 'line']);
+    const fn = doc.functions[opened[0].fn];
+    assert.equal(fn.name, 'org.acme.shop.Pricing.discount');
+    assert.equal(fn.path, path.join(javaShop, 'src/main/java/org/acme/shop/Pricing.java'));
     assert.equal(opened[0].line, 15);
-    assert.equal(opened[0].name, 'org.acme.shop.Pricing.discount');
     await screenshot(page, `hosts-${mode}`);
     await context.close();
   });

@@ -692,6 +692,66 @@ TEST_F(Runs, CancelKillsTheProcessGroup) {
   EXPECT_EQ(c.result(c.request("hotlines/cancelRun", {{"runId", rid}}))["cancelled"], false);
 }
 
+// A run dies with its server even when the server is SIGKILLed (no cleanup runs): the run
+// watchdog kills its process group, background children included.
+TEST_F(Runs, KillingTheServerKillsItsRuns) {
+  LspClient &c = start_server(dir_);
+  int id =
+      c.request("hotlines/run",
+                {{"recipe", "command"},
+                 {"argv", {"sh", "-c", "echo pid=$$; sleep 300 & sleep 301; echo {profile}"}}});
+  std::string rid = c.result(id)["runId"];
+  json first = c.notification(
+      "hotlines/runOutput",
+      [&](const json &p) { return p["runId"] == rid && p["stream"] == "stdout"; }, 20);
+  ASSERT_FALSE(first.is_null());
+  std::string text = first["text"];
+  ASSERT_EQ(text.rfind("pid=", 0), 0u) << text;
+  int pgid = std::stoi(text.substr(4));
+  usleep(200000);
+  EXPECT_EQ(group_members(pgid).size(), 3u); // sh and two sleeps
+  kill(c.pid(), SIGKILL);
+  client_.reset(); // reaps the server
+  bool alive = process_group_alive(pgid, 5);
+  if (alive) kill(-pgid, SIGKILL);
+  EXPECT_FALSE(alive) << "the run outlived its killed server";
+}
+
+// A run that writes faster than the client reads: the server queues at most about 8 MiB of
+// it for the client and drops the rest, saying how many bytes; nothing is lost unsaid.
+TEST_F(Runs, OutputFloodIsDroppedWithACount) {
+  LspClient &c = start_server(dir_);
+  const uint64_t kBytes = uint64_t(40) << 20;
+  int id =
+      c.request("hotlines/run",
+                {{"recipe", "command"},
+                 {"argv",
+                  {"sh", "-c",
+                   "head -c " + std::to_string(kBytes) + " /dev/zero | tr '\\0' x; : {profile}"}}});
+  std::string rid = c.result(id)["runId"];
+  sleep(3); // the client reads nothing meanwhile
+  json done = c.notification(
+      "hotlines/runFinished", [&](const json &p) { return p["runId"] == rid; }, 60);
+  ASSERT_FALSE(done.is_null());
+  uint64_t shown = 0, dropped = 0, notes = 0;
+  for (const json &n : c.seen()) {
+    if (n["method"] != "hotlines/runOutput" || n["params"]["runId"] != rid) continue;
+    std::string t = n["params"]["text"];
+    if (n["params"]["stream"] == "stdout") {
+      EXPECT_EQ(t.find_first_not_of('x'), std::string::npos);
+      shown += t.size();
+    } else if (size_t at = t.find("[hotlines: "); at != std::string::npos) {
+      EXPECT_NE(t.find(" bytes of output dropped"), std::string::npos) << t;
+      dropped += std::stoull(t.substr(at + 11));
+      notes++;
+    }
+  }
+  EXPECT_GT(dropped, 0u);
+  EXPECT_GE(notes, 1u);
+  EXPECT_EQ(shown + dropped, kBytes) << shown << " shown, " << dropped << " dropped";
+  EXPECT_LT(shown, kBytes / 2);
+}
+
 TEST_F(Runs, CancelALongJvmRun) {
   fs::path root = copy_java_shop(true);
   LspClient &c = start_server(root);

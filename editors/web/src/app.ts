@@ -447,7 +447,7 @@ export class App {
 
   private frameRef(t: FlameTree, n: number): FrameRef {
     const f = t.fn[n] >= 0 ? t.functions[t.fn[n]] : { name: 'all' };
-    const ref: FrameRef = { id: t.id[n], name: f.name, kind: t.kindName(n), line: t.line[n] };
+    const ref: FrameRef = { id: t.id[n], fn: t.fn[n], name: f.name, kind: t.kindName(n), line: t.line[n] };
     if ('file' in f && f.file) ref.file = f.file;
     if ('status' in f && f.status) ref.status = f.status;
     if ('path' in f && f.path) ref.path = f.path;

@@ -2,10 +2,12 @@
 // export) turns the frame's resolved path into a `vscode://file/…:LINE` or `file://…#LINE`
 // link and follows it; MessageHost (a VS Code webview, an embedding page) posts
 // {type: 'openSource', frame} to its parent; HttpHost (a page served by the hotlines server)
-// POSTs the frame to the server, which navigates the editor. Main-thread only.
+// POSTs the frame's function (its index in the served document) and line to the server, which
+// resolves the source itself and navigates the editor. Main-thread only.
 
 export interface FrameRef {
   id: number; // stable node id (0 when the view has none, e.g. sandwich nodes)
+  fn: number; // the function's index in the document's (the tree's) functions; -1: the root
   name: string;
   kind: string;
   line: number; // 0 when unknown
@@ -82,10 +84,12 @@ export class HttpHost implements ViewHost {
   constructor(private readonly url: string) {}
 
   async openSource(frame: FrameRef): Promise<OpenResult> {
+    if (frame.fn < 0) return { ok: false, message: frame.why ?? 'no source file for this frame' };
+    // The function and line only: the server opens the source it resolved for that function.
     const r = await fetch(this.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ frame }),
+      body: JSON.stringify({ frame: { fn: frame.fn, line: frame.line } }),
     });
     const body = (await r.json().catch(() => ({}))) as { message?: string };
     return { ok: r.ok, message: body.message ?? (r.ok ? 'opened in the editor' : `the server answered ${r.status}`) };
