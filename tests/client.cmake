@@ -17,6 +17,12 @@ if(NODE AND NPM)
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/tests/client)
   set_tests_properties(client.editor_session PROPERTIES FIXTURES_REQUIRED client_deps TIMEOUT 600
     LABELS client ENVIRONMENT "HOTLINES_BINARY=$<TARGET_FILE:hotlines>;HOTLINES_FIXTURES=${HOTLINES_FIXTURES}")
+  # Hostile files: FIFOs, /dev/zero, gzip bombs, profiles truncated while they reload.
+  add_test(NAME client.hostile_files
+    COMMAND ${NODE} --test hostile_files.test.js
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/tests/client)
+  set_tests_properties(client.hostile_files PROPERTIES FIXTURES_REQUIRED client_deps TIMEOUT 300
+    LABELS client ENVIRONMENT "HOTLINES_BINARY=$<TARGET_FILE:hotlines>;HOTLINES_FIXTURES=${HOTLINES_FIXTURES}")
 else()
   message(WARNING "node/npm not found: real-client tests are skipped")
 endif()
