@@ -5,12 +5,16 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace hotlines {
 
 namespace {
+
+constexpr size_t kChunk = size_t(1) << 20;
+constexpr size_t kHugePage = size_t(2) << 20;
 
 const char *file_type_name(mode_t mode) {
   if (S_ISFIFO(mode)) return "a FIFO or pipe";
@@ -20,50 +24,67 @@ const char *file_type_name(mode_t mode) {
   return "a special file";
 }
 
-constexpr size_t kChunk = size_t(1) << 20;
-
-// Reads fd to its end (or to `expected` bytes for a regular file, so a file that grows while
+// Reads fd to its end, or to `expected` bytes for a regular file (so a file that grows while
 // it is read cannot keep us reading), in chunks, polling the cancel flag.
-ReadStatus read_fd(int fd, uint64_t expected, std::string *out, std::string *error,
+ReadStatus read_fd(int fd, uint64_t expected, FileBytes *out, std::string *error,
                    const ReadFileOptions &o) {
-  out->clear();
   auto too_large = [&] {
     *error = "larger than the limit of " + byte_limit_text(o.max_bytes);
     if (!o.raise_hint.empty()) *error += " (raise it with " + o.raise_hint + ")";
-    out->clear();
-    out->shrink_to_fit();
     return ReadStatus::too_large;
+  };
+  auto out_of_memory = [&](uint64_t n) {
+    *error = "out of memory reading " + std::to_string(n) + " bytes";
+    return ReadStatus::failed;
   };
   if (expected != UINT64_MAX) {
     if (expected > o.max_bytes) return too_large();
-    out->reserve(static_cast<size_t>(expected));
+    if (!out->reserve(static_cast<size_t>(expected))) return out_of_memory(expected);
   }
   // One byte past the limit tells "exactly at the limit" from "over it".
   const uint64_t cap = o.max_bytes == UINT64_MAX ? UINT64_MAX : o.max_bytes + 1;
-  while (out->size() < expected) {
+  for (;;) {
     if (o.cancel && o.cancel->load(std::memory_order_relaxed)) {
       *error = "cancelled";
       return ReadStatus::cancelled;
     }
     const uint64_t room = std::min(expected, cap) - out->size();
-    if (room == 0) return too_large();
+    if (room == 0) break;
     const size_t want = static_cast<size_t>(std::min<uint64_t>(room, kChunk));
-    const size_t at = out->size();
-    out->resize(at + want);
-    ssize_t n = ::read(fd, out->data() + at, want);
-    if (n < 0 && errno == EINTR) n = 0;
+    char *at = out->append_space(want);
+    if (!at) return out_of_memory(out->size() + want);
+    ssize_t n = ::read(fd, at, want);
+    if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       *error = strerror(errno);
       return ReadStatus::failed;
     }
-    out->resize(at + static_cast<size_t>(n));
-    if (n == 0 && want > 0) break; // end of file (a regular file truncated meanwhile, too)
+    if (n == 0) break; // end of file (a regular file truncated meanwhile, too)
+    out->appended(static_cast<size_t>(n));
   }
   if (out->size() > o.max_bytes) return too_large();
   return ReadStatus::ok;
 }
 
 } // namespace
+
+bool FileBytes::reserve(size_t n) {
+  if (n <= capacity_) return true;
+  const bool huge = n >= kHugePage;
+  const size_t cap = huge ? (n + kHugePage - 1) / kHugePage * kHugePage : n;
+  char *p = static_cast<char *>(huge ? std::aligned_alloc(kHugePage, cap) : std::malloc(cap));
+  if (!p) return false;
+  if (huge) madvise(p, cap, MADV_HUGEPAGE); // fewer page faults; only a hint
+  if (size_) std::memcpy(p, data_.get(), size_);
+  data_.reset(p);
+  capacity_ = cap;
+  return true;
+}
+
+char *FileBytes::append_space(size_t n) {
+  if (size_ + n > capacity_ && !reserve(std::max(size_ + n, capacity_ * 2))) return nullptr;
+  return data_.get() + size_;
+}
 
 std::string byte_limit_text(uint64_t bytes) {
   if (bytes >= (uint64_t(1) << 20) && bytes % (uint64_t(1) << 20) == 0)
@@ -72,7 +93,7 @@ std::string byte_limit_text(uint64_t bytes) {
   return std::to_string(bytes) + " bytes";
 }
 
-ReadStatus read_regular_file(const std::string &path, std::string *out, std::string *error,
+ReadStatus read_regular_file(const std::string &path, FileBytes *out, std::string *error,
                              const ReadFileOptions &options) {
   if (options.dash_is_stdin && path == "-")
     return read_fd(STDIN_FILENO, UINT64_MAX, out, error, options);

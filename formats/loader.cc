@@ -160,7 +160,8 @@ LoadResult load_profile_file(const std::string &path, const LoadOptions &options
   return guarded([&] {
     // Into memory, not mapped: a profiler rewriting the file while we read it must give us
     // short or mixed data (a load error), never SIGBUS.
-    std::string bytes, err;
+    FileBytes bytes;
+    std::string err;
     ReadFileOptions ro;
     ro.max_bytes = options.limits.max_bytes;
     ro.raise_hint = options.limits.bytes_hint;
@@ -169,7 +170,7 @@ LoadResult load_profile_file(const std::string &path, const LoadOptions &options
     ReadStatus st = read_regular_file(path, &bytes, &err, ro);
     if (st == ReadStatus::cancelled) return LoadResult::failure("cancelled");
     if (st != ReadStatus::ok) return LoadResult::failure("cannot read " + path + ": " + err);
-    LoadResult r = load_bytes(bytes, options);
+    LoadResult r = load_bytes(bytes.view(), options);
     if (!r.ok()) r.error = path + ": " + r.error;
     return r;
   });

@@ -255,13 +255,16 @@ void LspServer::tests_in_file(const std::string &uri, TestsDone done) {
   }
   work_->queue(
       [job, path, lang] {
+        FileBytes bytes;
+        std::string_view text = job->text;
         if (!job->have_text) {
           ReadFileOptions o;
           o.max_bytes = kMaxSourceBytes;
-          if (read_regular_file(path, &job->text, &job->error, o) != ReadStatus::ok) {
+          if (read_regular_file(path, &bytes, &job->error, o) != ReadStatus::ok) {
             job->error = "cannot read " + path + ": " + job->error;
             return;
           }
+          text = bytes.view();
         }
         auto entry = [&](const FoundTest &t) {
           TestEntry e;
@@ -275,9 +278,9 @@ void LspServer::tests_in_file(const std::string &uri, TestsDone done) {
           return e;
         };
         TestsInFileResult &r = job->result;
-        for (const FoundTest &t : find_tests(lang, job->text)) r.tests.push_back(entry(t));
-        for (const FoundTest &t : find_mains(lang, job->text)) r.mains.push_back(entry(t));
-        for (const FoundTest &t : find_test_classes(lang, job->text)) r.classes.push_back(entry(t));
+        for (const FoundTest &t : find_tests(lang, text)) r.tests.push_back(entry(t));
+        for (const FoundTest &t : find_mains(lang, text)) r.mains.push_back(entry(t));
+        for (const FoundTest &t : find_test_classes(lang, text)) r.classes.push_back(entry(t));
       },
       [job, done] { done(job->result, job->error); });
 }

@@ -269,9 +269,10 @@ SourceScan scan_source_file(const std::string &path) {
   // A regular file of sane size only: a FIFO or device under a source name must not block.
   ReadFileOptions o;
   o.max_bytes = uint64_t(64) << 20;
-  std::string text, error;
-  if (read_regular_file(path, &text, &error, o) != ReadStatus::ok) return {};
-  return scan_source(text, extension_of(path));
+  FileBytes bytes;
+  std::string error;
+  if (read_regular_file(path, &bytes, &error, o) != ReadStatus::ok) return {};
+  return scan_source(bytes.view(), extension_of(path));
 }
 
 namespace {

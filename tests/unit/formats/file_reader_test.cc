@@ -8,9 +8,11 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace hotlines;
@@ -46,7 +48,8 @@ TEST(FileReader, FifoIsRefusedWithoutBlocking) {
   TempPath fifo("profile.jfr");
   ASSERT_EQ(mkfifo(fifo.path.c_str(), 0600), 0);
   auto t0 = std::chrono::steady_clock::now();
-  std::string out, err;
+  FileBytes out;
+  std::string err;
   EXPECT_EQ(read_regular_file(fifo.path, &out, &err), ReadStatus::failed);
   EXPECT_EQ(err, "not a regular file (a FIFO or pipe)");
   LoadResult r = load_profile_file(fifo.path);
@@ -64,16 +67,18 @@ TEST(FileReader, DevZeroIsNotARegularFile) {
 TEST(FileReader, ReadsAreCappedAndNameTheLimitAndHowToRaiseIt) {
   TempPath file("big.collapsed");
   write(file.path, std::string(3 << 20, 'x'));
-  std::string out, err;
+  FileBytes out;
+  std::string err;
   ReadFileOptions o;
   o.max_bytes = 2 << 20;
   o.raise_hint = "--max-profile-mib";
   EXPECT_EQ(read_regular_file(file.path, &out, &err, o), ReadStatus::too_large);
   EXPECT_EQ(err, "larger than the limit of 2 MiB (raise it with --max-profile-mib)");
-  EXPECT_TRUE(out.empty());
-  o.max_bytes = 3 << 20; // exactly at the limit is fine
-  EXPECT_EQ(read_regular_file(file.path, &out, &err, o), ReadStatus::ok) << err;
-  EXPECT_EQ(out.size(), size_t(3) << 20);
+  EXPECT_EQ(out.size(), 0u); // refused by its size, before reading
+  o.max_bytes = 3 << 20;     // exactly at the limit is fine
+  FileBytes all;
+  EXPECT_EQ(read_regular_file(file.path, &all, &err, o), ReadStatus::ok) << err;
+  EXPECT_EQ(all.view(), std::string(3 << 20, 'x'));
 
   LoadOptions lo;
   lo.limits.max_bytes = 1 << 20;
@@ -91,9 +96,45 @@ TEST(FileReader, CancelStopsTheRead) {
   std::atomic<bool> cancel{true};
   ReadFileOptions o;
   o.cancel = &cancel;
-  std::string out, err;
+  FileBytes out;
+  std::string err;
   EXPECT_EQ(read_regular_file(file.path, &out, &err, o), ReadStatus::cancelled);
   EXPECT_EQ(err, "cancelled");
+}
+
+// "-" reads standard input, a pipe: grown as it comes, and capped like a file.
+TEST(FileReader, StdinIsReadToItsEndWithinTheLimit) {
+  signal(SIGPIPE, SIG_IGN); // the capped read closes the pipe on its writer
+  auto read_stdin = [](size_t bytes, uint64_t max, FileBytes *out, std::string *err) {
+    int fds[2];
+    EXPECT_EQ(pipe(fds), 0);
+    std::thread writer([&] {
+      std::string chunk(1000, 'y');
+      for (size_t left = bytes; left > 0;) {
+        size_t n = std::min(left, chunk.size());
+        if (::write(fds[1], chunk.data(), n) != static_cast<ssize_t>(n)) break;
+        left -= n;
+      }
+      close(fds[1]);
+    });
+    int saved = dup(STDIN_FILENO);
+    dup2(fds[0], STDIN_FILENO);
+    ReadFileOptions o;
+    o.dash_is_stdin = true;
+    o.max_bytes = max;
+    ReadStatus st = read_regular_file("-", out, err, o);
+    dup2(saved, STDIN_FILENO);
+    close(saved);
+    close(fds[0]); // a writer still writing (over the limit) gets EPIPE and stops
+    writer.join();
+    return st;
+  };
+  FileBytes all, capped;
+  std::string err;
+  ASSERT_EQ(read_stdin(5'000'000, UINT64_MAX, &all, &err), ReadStatus::ok) << err;
+  EXPECT_EQ(all.view(), std::string(5'000'000, 'y'));
+  EXPECT_EQ(read_stdin(5'000'000, 4 << 20, &capped, &err), ReadStatus::too_large);
+  EXPECT_EQ(err, "larger than the limit of 4 MiB");
 }
 
 // The reader's progress callback truncates the file in the middle of parsing it: a mapped
