@@ -3,9 +3,9 @@
 # multi-threaded program (1 ms execution sampling, allocation, monitor and park events; see
 # bench/jfr_load_workload.java), concatenates copies of it to >= 200 MB under
 # BUILD/bench-data/ (not committed, reused when present), then measures in one run:
-#   - hotlines: mmap + parse + model, and the query index, on 1 and 2 threads (best of 3):
+#   - hotlines: read + parse + model, and the query index, on 1 and 2 threads (best of 3):
 #     MB/s (wall and per CPU second), samples/s, bytes/sample, peak heap;
-#   - peak RSS of `hotlines info FILE` (the mapped file's pages count in RSS);
+#   - peak RSS of `hotlines info FILE` (the file is read into memory: its bytes count in RSS);
 #   - the JDK's `jfr summary` and `jfr print --events jdk.ExecutionSample` on the same file,
 #     and the ratios.
 # Copies of one recording, not different recordings: the JDK's parser reuses constant-pool
@@ -62,7 +62,7 @@ echo "== file: $big"
 echo "size_MB=$(awk "BEGIN{printf \"%.1f\", $size/1e6}") $(jfr summary "$big" | grep -E '^ Chunks:' | tr -s ' ')"
 jfr summary "$big" | grep -E 'jdk\.(ExecutionSample|ObjectAllocation|JavaMonitorEnter|ThreadPark|NativeMethodSample) ' || true
 
-echo "== hotlines (mmap + parse + model; then the query index), best of 3"
+echo "== hotlines (read + parse + model; then the query index), best of 3"
 one=$("$bench" --load "$big" --threads 1 --repeat 3)
 two=$("$bench" --load "$big" --threads 2 --repeat 3)
 echo "$one"
@@ -71,7 +71,7 @@ field() { sed -n "s/.*[[:space:]]$1=\([^[:space:]]*\).*/\1/p" <<< "$2"; }
 t1=$(field seconds "$one")
 t2=$(field seconds "$two")
 
-echo "== peak RSS of hotlines info (the mapped file counts in RSS)"
+echo "== peak RSS of hotlines info (the file read into memory counts in RSS)"
 /usr/bin/time -f "hotlines_info_seconds=%e peak_rss_MB=%M" "$hotlines" info "$big" 2>&1 > /dev/null |
   awk -F'peak_rss_MB=' '{ if (NF > 1) printf "%speak_rss_MB=%.1f\n", $1, $2/1024; else print }'
 

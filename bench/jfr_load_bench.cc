@@ -1,9 +1,9 @@
 // JFR load benchmark. Without arguments: Google Benchmark over every .jfr fixture (parse +
 // model, and parse + model + the query engine's precomputed per-event index; one and two
 // threads), reporting bytes/s and samples/s. With `--load FILE [--threads N] [--repeat K]`:
-// loads FILE as `hotlines info` does (mmap + read_jfr), builds the index, and prints one line
-// of numbers for bench/jfr_load.sh — MB/s, samples/s, bytes/sample, CPU time, peak RSS and
-// peak anonymous (heap) RSS. Single-threaded driver; the reader makes its own workers.
+// loads FILE as `hotlines info` does (read into memory + read_jfr), builds the index, and
+// prints one line of numbers for bench/jfr_load.sh — MB/s, samples/s, bytes/sample, CPU time,
+// peak RSS and peak anonymous (heap) RSS. Single-threaded driver; the reader makes its own workers.
 #include "formats/jfr_reader.h"
 #include "formats/loader.h"
 #include "server/engine/profile_index.h"

@@ -1,7 +1,12 @@
 // gzip via zlib (see gzip.h).
 #include "formats/gzip.h"
 
+#include "formats/file_reader.h"
+
 #include <zlib.h>
+
+#include <algorithm>
+#include <cstdio>
 
 namespace hotlines {
 
@@ -10,7 +15,31 @@ bool is_gzip(std::string_view d) {
          static_cast<unsigned char>(d[1]) == 0x8b;
 }
 
-bool gunzip(std::string_view in, std::string *out, std::string *error, size_t limit) {
+namespace {
+
+// The error for output past a limit, or "" while within them.
+std::string over_limit(size_t out, size_t in, const LoadLimits &l) {
+  auto hint = [](const std::string &h) -> std::string {
+    return h.empty() ? "" : " (raise it with " + h + ")";
+  };
+  if (out > l.max_bytes)
+    return "gzip: inflated size exceeds the limit of " + byte_limit_text(l.max_bytes) +
+           hint(l.bytes_hint);
+  if (l.max_inflate_ratio > 0 && out > l.ratio_floor &&
+      static_cast<double>(out) > l.max_inflate_ratio * static_cast<double>(in)) {
+    char ratio[32];
+    snprintf(ratio, sizeof ratio, "%g", l.max_inflate_ratio);
+    return "gzip: inflated size passes " + std::string(ratio) + " times the compressed size of " +
+           std::to_string(in) + " bytes, the inflate ratio limit (a gzip bomb?)" +
+           hint(l.ratio_hint);
+  }
+  return "";
+}
+
+} // namespace
+
+bool gunzip(std::string_view in, std::string *out, std::string *error, const LoadLimits &limits,
+            const std::atomic<bool> *cancel) {
   out->clear();
   size_t pos = 0;
   while (pos < in.size()) {
@@ -37,9 +66,12 @@ bool gunzip(std::string_view in, std::string *out, std::string *error, size_t li
         return false;
       }
       out->append(buf, sizeof buf - zs.avail_out);
-      if (out->size() > limit) {
-        *error = "gzip: inflated size exceeds the limit of " + std::to_string(limit) + " bytes";
+      std::string over = over_limit(out->size(), in.size(), limits);
+      if (over.empty() && cancel && cancel->load(std::memory_order_relaxed)) over = "cancelled";
+      if (!over.empty()) {
+        *error = std::move(over);
         inflateEnd(&zs);
+        out->clear();
         return false;
       }
     }

@@ -12,6 +12,24 @@
 
 namespace hotlines {
 
+// Caps on what one load may take in, against hostile or runaway files (gzip bombs, a profile
+// the size of the disk). The defaults fit any profile we have seen by a wide margin: 4 GiB of
+// profile data is tens of millions of samples and a model of several GiB; deflate's best ratio
+// is about 1000:1, real profiles compress 2:1 (JFR, pprof) to 15:1 (collapsed text).
+struct LoadLimits {
+  static constexpr uint64_t kDefaultMaxBytes = uint64_t(4) << 30;
+  static constexpr double kDefaultMaxInflateRatio = 100;
+  // Bytes read from the file, and bytes inflated from gzip.
+  uint64_t max_bytes = kDefaultMaxBytes;
+  // Inflated / compressed size, checked once the inflated data passes ratio_floor (small
+  // files may compress better without being a danger).
+  double max_inflate_ratio = kDefaultMaxInflateRatio;
+  uint64_t ratio_floor = uint64_t(64) << 20;
+  // How a user raises each limit ("the setting hotlines.limits.profileMiB", "--max-profile-mib");
+  // errors name them.
+  std::string bytes_hint, ratio_hint;
+};
+
 struct LoadOptions {
   // Polled by long-running readers; when it becomes true they stop with error "cancelled".
   const std::atomic<bool> *cancel = nullptr;
@@ -19,6 +37,7 @@ struct LoadOptions {
   std::function<void(double)> progress;
   // Worker threads a reader may use (JFR chunks in parallel); 0 = hardware concurrency.
   unsigned threads = 0;
+  LoadLimits limits;
 
   bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
 };

@@ -2,17 +2,15 @@
 #include "formats/loader.h"
 
 #include "formats/collapsed_reader.h"
+#include "formats/file_reader.h"
 #include "formats/gzip.h"
 #include "formats/jfr_reader.h"
 #include "formats/pprof_reader.h"
 
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include <new>
+#include <stdexcept>
 
 namespace hotlines {
 
@@ -107,12 +105,15 @@ Format detect_format(std::string_view d, std::string *why) {
   return Format::unknown;
 }
 
-LoadResult load_profile_bytes(std::string_view data, const LoadOptions &options) {
+namespace {
+
+LoadResult load_bytes(std::string_view data, const LoadOptions &options) {
   std::string inflated;
   bool was_gzip = false;
   if (is_gzip(data)) {
     std::string err;
-    if (!gunzip(data, &inflated, &err)) return LoadResult::failure(err);
+    if (!gunzip(data, &inflated, &err, options.limits, options.cancel))
+      return LoadResult::failure(err);
     data = inflated;
     was_gzip = true;
   }
@@ -137,74 +138,42 @@ LoadResult load_profile_bytes(std::string_view data, const LoadOptions &options)
   return r;
 }
 
-namespace {
-
-// The bytes of a file: mapped when possible, else read into memory (pipes, stdin).
-class FileBytes {
-public:
-  ~FileBytes() {
-    if (map_) munmap(map_, size_);
+// Runs a load, turning running out of memory (a huge or hostile file) into a load error:
+// readers never throw, but allocations can.
+template <typename F> LoadResult guarded(F &&load) {
+  try {
+    return load();
+  } catch (const std::bad_alloc &) {
+    return LoadResult::failure("out of memory while loading the profile");
+  } catch (const std::length_error &) {
+    return LoadResult::failure("out of memory while loading the profile (data too large)");
   }
-  bool open(const std::string &path, std::string *error) {
-    if (path == "-") return read_all(STDIN_FILENO, error);
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-      *error = std::string(strerror(errno));
-      return false;
-    }
-    struct stat st {};
-    bool ok;
-    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-      *error = "is a directory";
-      ok = false;
-    } else if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-      void *m = mmap(nullptr, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-      if (m != MAP_FAILED) {
-        map_ = m;
-        size_ = st.st_size;
-        madvise(m, size_, MADV_SEQUENTIAL);
-        ok = true;
-      } else {
-        ok = read_all(fd, error);
-      }
-    } else {
-      ok = read_all(fd, error);
-    }
-    ::close(fd);
-    return ok;
-  }
-  std::string_view view() const {
-    return map_ ? std::string_view(static_cast<const char *>(map_), size_) : std::string_view(buf_);
-  }
-
-private:
-  bool read_all(int fd, std::string *error) {
-    char tmp[1 << 16];
-    for (;;) {
-      ssize_t n = ::read(fd, tmp, sizeof tmp);
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        *error = strerror(errno);
-        return false;
-      }
-      if (n == 0) return true;
-      buf_.append(tmp, n);
-    }
-  }
-  void *map_ = nullptr;
-  size_t size_ = 0;
-  std::string buf_;
-};
+}
 
 } // namespace
 
+LoadResult load_profile_bytes(std::string_view data, const LoadOptions &options) {
+  return guarded([&] { return load_bytes(data, options); });
+}
+
 LoadResult load_profile_file(const std::string &path, const LoadOptions &options) {
-  FileBytes bytes;
-  std::string err;
-  if (!bytes.open(path, &err)) return LoadResult::failure("cannot read " + path + ": " + err);
-  LoadResult r = load_profile_bytes(bytes.view(), options);
-  if (!r.ok()) r.error = path + ": " + r.error;
-  return r;
+  return guarded([&] {
+    // Into memory, not mapped: a profiler rewriting the file while we read it must give us
+    // short or mixed data (a load error), never SIGBUS.
+    FileBytes bytes;
+    std::string err;
+    ReadFileOptions ro;
+    ro.max_bytes = options.limits.max_bytes;
+    ro.raise_hint = options.limits.bytes_hint;
+    ro.cancel = options.cancel;
+    ro.dash_is_stdin = true;
+    ReadStatus st = read_regular_file(path, &bytes, &err, ro);
+    if (st == ReadStatus::cancelled) return LoadResult::failure("cancelled");
+    if (st != ReadStatus::ok) return LoadResult::failure("cannot read " + path + ": " + err);
+    LoadResult r = load_bytes(bytes.view(), options);
+    if (!r.ok()) r.error = path + ": " + r.error;
+    return r;
+  });
 }
 
 } // namespace hotlines

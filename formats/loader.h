@@ -14,9 +14,11 @@ enum class Format { unknown, jfr, pprof, collapsed };
 std::string_view format_name(Format f);
 // Detects the format of uncompressed data. `why` receives a description when unknown.
 Format detect_format(std::string_view data, std::string *why = nullptr);
-// Loads from bytes already in memory (gzip allowed).
+// Loads from bytes already in memory (gzip allowed, inflated within options.limits).
 LoadResult load_profile_bytes(std::string_view data, const LoadOptions &options = {});
-// Loads a file; "-" reads stdin. Errors name the path.
+// Loads a file: a regular file, read into memory (never mapped: a file rewritten while it
+// loads is a load error, not a crash) within options.limits; "-" reads stdin. Running out of
+// memory is a load error too. Errors name the path.
 LoadResult load_profile_file(const std::string &path, const LoadOptions &options = {});
 
 } // namespace hotlines

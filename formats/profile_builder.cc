@@ -29,6 +29,10 @@ size_t ProfileBuilder::FrameHash::operator()(const Frame &f) const {
   return mix(h, static_cast<uint8_t>(f.kind));
 }
 
+size_t ProfileBuilder::ThreadHash::operator()(const ThreadKey &t) const {
+  return mix(mix(t.name, static_cast<uint64_t>(t.os_tid)), static_cast<uint64_t>(t.java_tid));
+}
+
 ProfileBuilder::ProfileBuilder() : p_(std::make_unique<Profile>()) {
   intern("");
   p_->label_sets.emplace_back();
@@ -93,15 +97,12 @@ StackId ProfileBuilder::stack_from_leaf(std::span<const FrameId> frames_leaf_fir
 }
 
 ThreadId ProfileBuilder::thread(std::string_view name, int64_t os_tid, int64_t java_tid) {
-  StringId n = intern(name);
-  // Threads are few; a linear scan from the back finds the recent ones first.
-  for (size_t i = p_->threads.size(); i-- > 0;) {
-    const Thread &t = p_->threads[i];
-    if (t.name == n && t.os_tid == os_tid && t.java_tid == java_tid)
-      return static_cast<ThreadId>(i);
-  }
-  p_->threads.push_back(Thread{n, os_tid, java_tid});
-  return static_cast<ThreadId>(p_->threads.size() - 1);
+  // Hashed: a collapsed file may name hundreds of thousands of threads.
+  const StringId n = intern(name);
+  auto [it, inserted] = thread_ids_.try_emplace(ThreadKey{n, os_tid, java_tid},
+                                                static_cast<ThreadId>(p_->threads.size()));
+  if (inserted) p_->threads.push_back(Thread{n, os_tid, java_tid});
+  return it->second;
 }
 
 EventId ProfileBuilder::event(std::string_view name, std::string_view unit) {
@@ -264,6 +265,7 @@ std::unique_ptr<Profile> ProfileBuilder::finish() {
   function_ids_.clear();
   frame_ids_.clear();
   stack_ids_.clear();
+  thread_ids_.clear();
   label_set_ids_.clear();
   if (p_->threads.empty()) p_->threads.push_back(Thread{});
   auto out = std::move(p_);

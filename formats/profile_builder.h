@@ -74,6 +74,14 @@ private:
   struct FrameHash {
     size_t operator()(const Frame &f) const;
   };
+  struct ThreadKey {
+    StringId name;
+    int64_t os_tid, java_tid;
+    bool operator==(const ThreadKey &) const = default;
+  };
+  struct ThreadHash {
+    size_t operator()(const ThreadKey &t) const;
+  };
 
   std::unique_ptr<Profile> p_;
   struct StringHash {
@@ -84,6 +92,7 @@ private:
   std::unordered_map<Function, FunctionId, FunctionHash> function_ids_;
   std::unordered_map<Frame, FrameId, FrameHash> frame_ids_;
   std::unordered_map<uint64_t, StackId, PairHash> stack_ids_;
+  std::unordered_map<ThreadKey, ThreadId, ThreadHash> thread_ids_;
   std::unordered_map<std::string, uint32_t> label_set_ids_;
 };
 

@@ -69,7 +69,9 @@ int run(const CliFlags &f) {
     return kExitUsage;
   }
 
-  LoadResult r = load_profile_file(in);
+  LoadOptions load_options;
+  load_options.limits = f.limits;
+  LoadResult r = load_profile_file(in, load_options);
   if (!r.ok()) {
     fprintf(stderr, "hotlines: %s\n", r.describe().c_str());
     return kExitInput;

@@ -61,8 +61,8 @@ int run(const CliFlags &f) {
                     f.json);
   }
   CliInput a, b;
-  if (!a.load(f.files[0], f.json)) return kExitInput;
-  if (!windows && !b.load(f.files[1], f.json)) return kExitInput;
+  if (!a.load(f.files[0], f)) return kExitInput;
+  if (!windows && !b.load(f.files[1], f)) return kExitInput;
   const CliInput &second = windows ? a : b;
   std::shared_ptr<const ViewWeights> before, after;
   if (int rc = windows ? a.view(f, &before, &bf, &bt) : a.view(f, &before)) return rc;

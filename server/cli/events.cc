@@ -16,7 +16,7 @@ namespace {
 
 int run(const CliFlags &f) {
   CliInput in;
-  if (!in.load(f.files[0], f.json)) return kExitInput;
+  if (!in.load(f.files[0], f)) return kExitInput;
   Json rows = Json::array();
   TextTable t({{"event", TextTable::left},
                {"count", TextTable::right},

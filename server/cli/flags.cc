@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 
 namespace hotlines {
 
@@ -73,6 +74,20 @@ Setter store_number(std::optional<double> CliFlags::*field) {
   };
 }
 
+// A load limit: a number of at least 1, in units of `scale`.
+template <class T> Setter store_limit(T LoadLimits::*field, double scale) {
+  return [field, scale](CliFlags &f, const FlagValue &v) {
+    double d;
+    if (!parse_number(v.text, &d) || d < 1) {
+      *v.error = "flag --" + v.name + ": '" + v.text + "' is not a number of at least 1";
+      return false;
+    }
+    const double max = static_cast<double>(std::numeric_limits<T>::max());
+    f.limits.*field = d * scale >= max ? std::numeric_limits<T>::max() : static_cast<T>(d * scale);
+    return true;
+  };
+}
+
 // A flag every query command takes: how it is written and what its value sets.
 struct CommonFlag {
   FlagSpec spec;
@@ -111,13 +126,18 @@ const CommonFlag kCommon[] = {
     {{"count", 0, false, "weigh samples by count"}, store_measure(Measure::count)},
     {{"json", 0, false, "print JSON (field names in README.md, \"Command line\")"},
      store_true(&CliFlags::json)},
-    // Last: a command without the common flags still takes this one.
+    // Last: a command without the common flags still takes these.
+    {{"max-profile-mib", 0, true, "read and inflate at most N MiB of profile data (default 4096)"},
+     store_limit(&LoadLimits::max_bytes, 1024 * 1024)},
+    {{"max-inflate-ratio", 0, true,
+      "refuse gzip inflating past N times its size, once past 64 MiB (default 100)"},
+     store_limit(&LoadLimits::max_inflate_ratio, 1)},
     {{"help", 'h', false, "print this help"}, store_true(&CliFlags::help)},
 };
 
 std::span<const CommonFlag> common_flags(bool common) {
   return common ? std::span<const CommonFlag>(kCommon)
-                : std::span<const CommonFlag>(kCommon).last(1);
+                : std::span<const CommonFlag>(kCommon).last(3);
 }
 
 bool is_named(const FlagSpec &f, std::string_view name, bool is_short) {

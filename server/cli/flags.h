@@ -1,10 +1,12 @@
 // CliFlags: the flag parser shared by every query command. Common flags follow ap-query's
 // names (-e/--event, -t/--thread, --from/--to, --top, --depth, --min-pct, --hide, --fqn,
 // --no-idle, --assert-below, -m/--method, --include/--exclude) plus --json and
-// --value/--count; each command adds its own flags. `--flag value` and `--flag=value` both
-// work; everything not a flag is a file. Single-threaded (the CLI's main thread).
+// --value/--count, and the load limits; each command adds its own flags. `--flag value` and
+// `--flag=value` both work; everything not a flag is a file. Single-threaded (the CLI's main
+// thread).
 #pragma once
 
+#include "formats/load_result.h"
 #include "server/engine/view_spec.h"
 
 #include <cstdint>
@@ -16,6 +18,14 @@
 #include <vector>
 
 namespace hotlines {
+
+// The default load limits, their errors naming the flags that raise them.
+inline LoadLimits cli_load_limits() {
+  LoadLimits l;
+  l.bytes_hint = "--max-profile-mib";
+  l.ratio_hint = "--max-inflate-ratio";
+  return l;
+}
 
 struct FlagSpec {
   const char *name; // long name without dashes
@@ -40,6 +50,8 @@ public:
   std::optional<double> min_pct;
   std::optional<double> assert_below;
   std::string method;
+  // --max-profile-mib, --max-inflate-ratio (every command takes them).
+  LoadLimits limits = cli_load_limits();
 
   // Command-specific flags.
   bool has(std::string_view name) const { return extra_.count(std::string(name)) > 0; }

@@ -98,10 +98,10 @@ int run(const CliFlags &f) {
     return cli_fail(kExitUsage, "--thread: " + bad, f.json);
 
   CliInput in;
-  if (!in.load(f.files[0], f.json)) return kExitInput;
+  if (!in.load(f.files[0], f)) return kExitInput;
   CliInput base;
   if (f.has("baseline")) {
-    if (!base.load(f.value("baseline"), f.json)) return kExitInput;
+    if (!base.load(f.value("baseline"), f)) return kExitInput;
     o.baseline = &base.index();
     o.baseline_title = base_name(f.value("baseline"));
   }

@@ -28,7 +28,7 @@ std::string utc(int64_t epoch_ns) {
 
 int run(const CliFlags &f) {
   CliInput in;
-  if (!in.load(f.files[0], f.json)) return kExitInput;
+  if (!in.load(f.files[0], f)) return kExitInput;
   const ProfileIndex &idx = in.index();
   const Profile &p = idx.profile();
   const Metadata &m = p.metadata;

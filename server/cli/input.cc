@@ -43,12 +43,14 @@ int cli_fail(int code, const std::string &message, bool json, Json extra) {
   return code;
 }
 
-bool CliInput::load(const std::string &path, bool json) {
+bool CliInput::load(const std::string &path, const CliFlags &flags) {
   path_ = path;
-  json_ = json;
-  LoadResult r = load_profile_file(path);
+  json_ = flags.json;
+  LoadOptions options;
+  options.limits = flags.limits;
+  LoadResult r = load_profile_file(path, options);
   if (!r.ok()) {
-    cli_fail(kExitInput, r.describe(), json);
+    cli_fail(kExitInput, r.describe(), json_);
     return false;
   }
   index_ = ProfileIndex::build(std::shared_ptr<const Profile>(std::move(r.profile)));
@@ -56,7 +58,7 @@ bool CliInput::load(const std::string &path, bool json) {
 }
 
 int CliInput::open(const CliFlags &flags, std::shared_ptr<const ViewWeights> *out) {
-  if (!load(flags.files[0], flags.json)) return kExitInput;
+  if (!load(flags.files[0], flags)) return kExitInput;
   return view(flags, out);
 }
 

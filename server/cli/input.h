@@ -26,7 +26,7 @@ using Json = nlohmann::ordered_json;
 class CliInput {
 public:
   // Loads a profile and indexes it; prints the error and returns false on failure.
-  bool load(const std::string &path, bool json);
+  bool load(const std::string &path, const CliFlags &flags);
   // Loads the flags' first file and computes their view: what most commands do first.
   // Returns 0, or the exit code after printing the error.
   int open(const CliFlags &flags, std::shared_ptr<const ViewWeights> *out);

@@ -19,7 +19,7 @@ const FlagSpec kExtra[] = {
 
 int run(const CliFlags &f) {
   CliInput in;
-  if (!in.load(f.files[0], f.json)) return kExitInput;
+  if (!in.load(f.files[0], f)) return kExitInput;
   std::shared_ptr<const ViewWeights> v;
   if (int rc = in.view(f, &v)) return rc; // validates the flags; the header describes the view
   View view;

@@ -106,22 +106,27 @@ void LspServer::on_code_lens(const json &params, Reply reply) {
   std::string uri = text_document_uri(params);
   if (uri.empty()) throw Failure::bad_params("params.textDocument.uri is required");
   // With runLenses: "Profile" above every test, main method and test class of the file
-  // (hotlines/testsInFile), in that order.
-  json run_lenses = json::array();
-  TestsInFileResult tests;
-  std::string tests_error;
-  if (session_.config.run_lenses && tests_in_file(uri, &tests, &tests_error)) {
-    const json found = to_json(tests);
-    for (const char *list : {"tests", "mains", "classes"})
-      for (const json &t : found[list]) {
-        if (t["run"].is_null()) continue;
-        run_lenses.push_back({{"range", t["selectionRange"]},
-                              {"command",
-                               {{"title", "\u25B6 Profile " + t["name"].get<std::string>()},
-                                {"command", "hotlines.run"},
-                                {"arguments", json::array({t["run"]})}}}});
-      }
-  }
+  // (hotlines/testsInFile, found on a worker), in that order.
+  if (!session_.config.run_lenses) return code_lenses(uri, json::array(), reply);
+  tests_in_file(uri, [this, uri, reply](const TestsInFileResult &tests, const std::string &error) {
+    json run_lenses = json::array();
+    if (error.empty()) {
+      const json found = to_json(tests);
+      for (const char *list : {"tests", "mains", "classes"})
+        for (const json &t : found[list]) {
+          if (t["run"].is_null()) continue;
+          run_lenses.push_back({{"range", t["selectionRange"]},
+                                {"command",
+                                 {{"title", "\u25B6 Profile " + t["name"].get<std::string>()},
+                                  {"command", "hotlines.run"},
+                                  {"arguments", json::array({t["run"]})}}}});
+        }
+    }
+    code_lenses(uri, std::move(run_lenses), reply);
+  });
+}
+
+void LspServer::code_lenses(const std::string &uri, json run_lenses, Reply reply) {
   session_.heat(
       uri, session_.profiles.latest(), "", reply.cancel_flag(),
       [this, reply, uri, run_lenses](const LoadedProfile *lp, std::shared_ptr<const FileHeat> heat,

@@ -9,6 +9,8 @@
 #include "server/lsp/uri.h"
 #include "server/sources/resolution_report.h"
 
+#include <new>
+
 namespace hotlines {
 
 namespace {
@@ -82,6 +84,7 @@ void LspServer::load_profile(const std::string &path, const json &token,
                                        {"percentage", 0}}}});
   LoadOptions options;
   options.cancel = cancel;
+  options.limits = session_.config.load_limits();
   if (progress) {
     options.progress = [this, job, token](double fraction) {
       int pct = static_cast<int>(fraction * 100);
@@ -97,9 +100,15 @@ void LspServer::load_profile(const std::string &path, const json &token,
       [job, path, options, resolver = session_.resolver] {
         job->result = load_profile_file(path, options);
         if (!job->result.ok() || options.cancelled()) return;
-        // The precomputed unfiltered views make the frequent queries lookups.
-        job->index = ProfileIndex::build(
-            std::shared_ptr<const Profile>(std::move(job->result.profile)), options.cancel);
+        // The precomputed unfiltered views make the frequent queries lookups; a profile too
+        // big for them fails the load, as one too big to read does.
+        try {
+          job->index = ProfileIndex::build(
+              std::shared_ptr<const Profile>(std::move(job->result.profile)), options.cancel);
+        } catch (const std::bad_alloc &) {
+          job->result = LoadResult::failure(path + ": out of memory while indexing the profile");
+          return;
+        }
         if (!job->index) return;
         job->files = std::make_shared<FileFunctions>(*job->index);
         if (resolver) {

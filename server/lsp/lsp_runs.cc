@@ -1,7 +1,9 @@
 // LspServer handlers for profiled runs: hotlines/run (also workspace/executeCommand
 // hotlines.run), hotlines/cancelRun, hotlines/listJvms and hotlines/testsInFile. Recipes
 // build argv plans (run_recipes.h), RunManager runs them, and the profile a run wrote is
-// loaded through load_profile when it ends. Threading: loop thread only.
+// loaded through load_profile when it ends. Threading: loop thread, but for finding a file's
+// tests, which reads the file on a worker.
+#include "formats/file_reader.h"
 #include "protocol/run_types.h"
 #include "server/lsp/lsp_server.h"
 #include "server/lsp/uri.h"
@@ -20,6 +22,9 @@ namespace hotlines {
 namespace fs = std::filesystem;
 
 namespace {
+
+// Source files past this are not scanned for tests (no test file is 64 MiB).
+constexpr uint64_t kMaxSourceBytes = uint64_t(64) << 20;
 
 std::string now_stamp() {
   time_t t = time(nullptr);
@@ -257,49 +262,59 @@ void LspServer::on_list_jvms(const ListJvmsParams &p, Reply reply) {
   runs().start(runs().new_id(), std::move(plan), 15000, std::move(callbacks));
 }
 
-bool LspServer::tests_in_file(const std::string &uri, TestsInFileResult *result,
-                              std::string *error) {
-  const std::string path = path_of_uri(uri);
-  result->uri = uri;
-  TestLanguage lang = test_language(path);
-  result->language = lang == TestLanguage::java ? "java" : lang == TestLanguage::go ? "go" : "";
-  if (lang == TestLanguage::none) return true;
-  std::string text;
-  if (const TextDocument *doc =
-          session_.document(uri)) { // the editor's text, unsaved edits included
-    for (const std::string &line : doc->lines()) text += line + "\n";
-  } else {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      *error = "cannot read " + path + ": " + strerror(errno);
-      return false;
-    }
-    std::ostringstream s;
-    s << in.rdbuf();
-    text = s.str();
-  }
-  auto entry = [&](const FoundTest &t) {
-    TestEntry e;
-    e.kind = entry_kind(t.kind);
-    e.name = entry_name(t);
-    e.range = {{t.range.start.line, t.range.start.character},
-               {t.range.end.line, t.range.end.character}};
-    e.selection_range = {{t.selection.start.line, t.selection.start.character},
-                         {t.selection.end.line, t.selection.end.character}};
-    e.run = run_params_for(t, path);
-    return e;
+void LspServer::tests_in_file(const std::string &uri, TestsDone done) {
+  struct Job {
+    TestsInFileResult result;
+    std::string text, error;
+    bool have_text = false;
   };
-  for (const FoundTest &t : find_tests(lang, text)) result->tests.push_back(entry(t));
-  for (const FoundTest &t : find_mains(lang, text)) result->mains.push_back(entry(t));
-  for (const FoundTest &t : find_test_classes(lang, text)) result->classes.push_back(entry(t));
-  return true;
+  auto job = std::make_shared<Job>();
+  const std::string path = path_of_uri(uri);
+  job->result.uri = uri;
+  TestLanguage lang = test_language(path);
+  job->result.language = lang == TestLanguage::java ? "java" : lang == TestLanguage::go ? "go" : "";
+  if (lang == TestLanguage::none) return done(job->result, job->error);
+  if (const TextDocument *doc = session_.document(uri)) { // unsaved edits included
+    for (const std::string &line : doc->lines()) job->text += line + "\n";
+    job->have_text = true;
+  }
+  work_->queue(
+      [job, path, lang] {
+        FileBytes bytes;
+        std::string_view text = job->text;
+        if (!job->have_text) {
+          ReadFileOptions o;
+          o.max_bytes = kMaxSourceBytes;
+          if (read_regular_file(path, &bytes, &job->error, o) != ReadStatus::ok) {
+            job->error = "cannot read " + path + ": " + job->error;
+            return;
+          }
+          text = bytes.view();
+        }
+        auto entry = [&](const FoundTest &t) {
+          TestEntry e;
+          e.kind = entry_kind(t.kind);
+          e.name = entry_name(t);
+          e.range = {{t.range.start.line, t.range.start.character},
+                     {t.range.end.line, t.range.end.character}};
+          e.selection_range = {{t.selection.start.line, t.selection.start.character},
+                               {t.selection.end.line, t.selection.end.character}};
+          e.run = run_params_for(t, path);
+          return e;
+        };
+        TestsInFileResult &r = job->result;
+        for (const FoundTest &t : find_tests(lang, text)) r.tests.push_back(entry(t));
+        for (const FoundTest &t : find_mains(lang, text)) r.mains.push_back(entry(t));
+        for (const FoundTest &t : find_test_classes(lang, text)) r.classes.push_back(entry(t));
+      },
+      [job, done] { done(job->result, job->error); });
 }
 
 void LspServer::on_tests_in_file(const TestsInFileParams &p, Reply reply) {
-  TestsInFileResult result;
-  std::string error;
-  if (!tests_in_file(p.uri, &result, &error)) throw Failure::failed(error);
-  reply(to_json(result));
+  tests_in_file(p.uri, [reply](const TestsInFileResult &result, const std::string &error) {
+    if (!error.empty()) return reply.fail(Failure::failed(error));
+    reply(to_json(result));
+  });
 }
 
 } // namespace hotlines

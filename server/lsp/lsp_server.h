@@ -175,6 +175,8 @@ private:
   void on_file_annotations(const FileAnnotationsParams &params, Reply reply);
   void on_inlay_hint(const json &params, Reply reply);
   void on_code_lens(const json &params, Reply reply);
+  // The code lenses of `uri`: `run_lenses` ("Profile" on tests) then the heat lenses.
+  void code_lenses(const std::string &uri, json run_lenses, Reply reply);
   void on_hover(const json &params, Reply reply);
   void on_select_event(const json &params, Reply reply);
   void on_select_threads(const json &params, Reply reply);
@@ -192,8 +194,11 @@ private:
   void on_tests_in_file(const TestsInFileParams &params, Reply reply);
   // The tests and Java main methods of a document (its open text, else the file on disk),
   // each with hotlines/run params that profile it: for hotlines/testsInFile and "Profile"
-  // code lenses. False with *error when the file cannot be read.
-  bool tests_in_file(const std::string &uri, TestsInFileResult *result, std::string *error);
+  // code lenses. Found on a worker, which also reads the file (a regular file only: a FIFO
+  // must not block anyone); `done` runs on the loop thread, with `error` set when the file
+  // cannot be read.
+  using TestsDone = std::function<void(const TestsInFileResult &result, const std::string &error)>;
+  void tests_in_file(const std::string &uri, TestsDone done);
   void finish_run(const std::string &id, const RunPlan &plan, const RunOutcome &outcome);
   RunManager &runs();
   std::string workspace_root() const;

@@ -32,7 +32,7 @@ private:
     if (k == "hide") return set_patterns(k, v, &c_->hide);
     if (k == "sourceRoots") return set_list(k, v, &c_->source_roots, &ch_->sources_changed);
     if (k == "pathRemaps") return remaps(k, v);
-    if (k == "annotations" || k == "diagnostics" || k == "asyncProfiler") {
+    if (k == "annotations" || k == "diagnostics" || k == "asyncProfiler" || k == "limits") {
       if (!v.is_object()) return error(k, "an object");
       return object(v, k + ".");
     }
@@ -56,6 +56,12 @@ private:
     if (k == "asyncProfiler.path") {
       bool ignored = false;
       return set_string(k, v, &c_->async_profiler_path, &ignored);
+    }
+    // Limits apply to the next load; a number of at least 1.
+    if (k == "limits.profileMiB" || k == "limits.inflateRatio") {
+      if (!v.is_number() || v.get<double>() < 1) return error(k, "a number of at least 1");
+      (k == "limits.profileMiB" ? c_->profile_mib : c_->inflate_ratio) = v.get<double>();
+      return;
     }
     ch_->unknown.push_back("hotlines." + k);
   }
@@ -142,6 +148,17 @@ private:
 };
 
 } // namespace
+
+LoadLimits ServerConfig::load_limits() const {
+  LoadLimits l;
+  l.max_bytes = profile_mib >= static_cast<double>(UINT64_MAX >> 20)
+                    ? UINT64_MAX
+                    : static_cast<uint64_t>(profile_mib * 1024 * 1024);
+  l.max_inflate_ratio = inflate_ratio;
+  l.bytes_hint = "the setting hotlines.limits.profileMiB";
+  l.ratio_hint = "the setting hotlines.limits.inflateRatio";
+  return l;
+}
 
 ConfigChange apply_config(const nlohmann::json &settings, ServerConfig *config) {
   ConfigChange change;

@@ -1,9 +1,12 @@
 // ServerConfig: the `hotlines` settings an editor sends in initializationOptions and
 // workspace/didChangeConfiguration — profiles to load, the view (event, measure, threads,
-// window, hide), source roots and path remaps, annotation and diagnostics options. Applying
-// a settings object changes only the keys it has; wrong types are errors naming the key and
-// unknown keys are reported for a log line. A plain value type.
+// window, hide), source roots and path remaps, annotation and diagnostics options, the limits
+// on what a profile load may read and inflate. Applying a settings object changes only the
+// keys it has; wrong types are errors naming the key and unknown keys are reported for a log
+// line. A plain value type.
 #pragma once
+
+#include "formats/load_result.h"
 
 #include <nlohmann/json.hpp>
 
@@ -28,9 +31,13 @@ struct ServerConfig {
   bool watch_profiles = true;      // watchProfiles
   bool run_lenses = false;         // runLenses: "Profile" lenses on tests
   std::string async_profiler_path; // asyncProfiler.path
+  double profile_mib = 4096;       // limits.profileMiB: file bytes read and gzip output
+  double inflate_ratio = 100;      // limits.inflateRatio: gzip output / input
 
   // Whether shares are of the events' value (ns, bytes) rather than their sample count.
   bool by_value() const { return measure != "count"; }
+  // The load limits, their errors naming the settings that raise them.
+  LoadLimits load_limits() const;
 };
 
 struct ConfigChange {

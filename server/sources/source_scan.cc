@@ -3,11 +3,11 @@
 // accepts the shapes declarations take in the JVM languages and Go. Pure; thread-safe.
 #include "server/sources/source_scan.h"
 
+#include "formats/file_reader.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <fstream>
-#include <sstream>
 
 namespace hotlines {
 
@@ -266,11 +266,13 @@ std::string_view extension_of(std::string_view path) {
 }
 
 SourceScan scan_source_file(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return {};
-  std::ostringstream s;
-  s << in.rdbuf();
-  return scan_source(s.str(), extension_of(path));
+  // A regular file of sane size only: a FIFO or device under a source name must not block.
+  ReadFileOptions o;
+  o.max_bytes = uint64_t(64) << 20;
+  FileBytes bytes;
+  std::string error;
+  if (read_regular_file(path, &bytes, &error, o) != ReadStatus::ok) return {};
+  return scan_source(bytes.view(), extension_of(path));
 }
 
 namespace {

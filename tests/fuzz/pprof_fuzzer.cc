@@ -22,6 +22,12 @@ namespace {
 
 constexpr size_t kInflateLimit = size_t(64) << 20;
 
+LoadLimits inflate_limits(size_t max_bytes) {
+  LoadLimits l;
+  l.max_bytes = max_bytes;
+  return l;
+}
+
 [[noreturn]] void die(const char *what, const std::string &detail) {
   fprintf(stderr, "pprof_fuzzer: %s: %s\n", what, detail.c_str());
   abort();
@@ -45,7 +51,7 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max
                                           unsigned int seed) {
   std::string_view in(reinterpret_cast<const char *>(data), size);
   std::string raw, err;
-  if (is_gzip(in) && seed % 4 != 0 && gunzip(in, &raw, &err, 1 << 20)) {
+  if (is_gzip(in) && seed % 4 != 0 && gunzip(in, &raw, &err, inflate_limits(1 << 20))) {
     size_t n = raw.size();
     raw.resize(std::max<size_t>(n * 2, 4096));
     n = LLVMFuzzerMutate(reinterpret_cast<uint8_t *>(raw.data()), n, raw.size());
@@ -62,7 +68,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size) {
   std::string_view data(reinterpret_cast<const char *>(bytes), size);
   std::string inflated, err;
   if (is_gzip(data)) {
-    if (!gunzip(data, &inflated, &err, kInflateLimit)) return 0;
+    if (!gunzip(data, &inflated, &err, inflate_limits(kInflateLimit))) return 0;
     data = inflated;
   }
   LoadResult r = read_pprof(data);

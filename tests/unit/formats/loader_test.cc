@@ -56,3 +56,54 @@ TEST(Loader, FileErrorsNameThePath) {
   EXPECT_NE(r.error.find("is a directory"), std::string::npos);
   EXPECT_FALSE(load_profile_bytes("").ok());
 }
+
+// A gzip bomb: 16 MiB of zeros in 16 KiB. Past the size limit, or past the ratio limit once
+// the output passes the ratio floor, inflation stops with an error naming the limit and how
+// to raise it.
+TEST(Loader, GzipBombStopsAtTheLimits) {
+  const std::string bomb = gzip_compress(std::string(16 << 20, '\0'), 9);
+  ASSERT_LT(bomb.size(), size_t(64) << 10);
+  LoadOptions o;
+  o.limits.max_bytes = 1 << 20;
+  o.limits.bytes_hint = "the setting hotlines.limits.profileMiB";
+  LoadResult r = load_profile_bytes(bomb, o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error, "gzip: inflated size exceeds the limit of 1 MiB (raise it with the setting "
+                     "hotlines.limits.profileMiB)");
+
+  LoadOptions ratio;
+  ratio.limits.ratio_floor = 1 << 20;
+  ratio.limits.max_inflate_ratio = 100;
+  ratio.limits.ratio_hint = "--max-inflate-ratio";
+  r = load_profile_bytes(bomb, ratio);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error, "gzip: inflated size passes 100 times the compressed size of " +
+                         std::to_string(bomb.size()) +
+                         " bytes, the inflate ratio limit (a gzip bomb?) (raise it with "
+                         "--max-inflate-ratio)");
+  // Raised, it inflates (and is then no profile: binary zeros).
+  ratio.limits.max_inflate_ratio = 1e6;
+  r = load_profile_bytes(bomb, ratio);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error.find("unrecognized binary data"), std::string::npos) << r.error;
+}
+
+TEST(Loader, CompressibleProfilesPassTheDefaultLimits) {
+  // Text compresses better than 100:1 here, but 2 MiB is below the ratio floor.
+  std::string text;
+  for (int i = 0; i < 40000; i++) text += "main;Worker.run;Compute.step 1\n";
+  const std::string gz = gzip_compress(text, 9);
+  ASSERT_GT(text.size(), 100 * gz.size());
+  LoadResult r = load_profile_bytes(gz);
+  ASSERT_TRUE(r.ok()) << r.describe();
+  EXPECT_EQ(r.profile->events[0].total_count, 40000);
+}
+
+TEST(Loader, CancelStopsInflating) {
+  const std::string bomb = gzip_compress(std::string(4 << 20, '\0'), 9);
+  std::atomic<bool> cancel{true};
+  std::string out, err;
+  EXPECT_FALSE(gunzip(bomb, &out, &err, LoadLimits{}, &cancel));
+  EXPECT_EQ(err, "cancelled");
+  EXPECT_TRUE(out.empty());
+}

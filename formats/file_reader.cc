@@ -1,0 +1,124 @@
+// Reading untrusted files into memory (see file_reader.h).
+#include "formats/file_reader.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace hotlines {
+
+namespace {
+
+constexpr size_t kChunk = size_t(1) << 20;
+constexpr size_t kHugePage = size_t(2) << 20;
+
+const char *file_type_name(mode_t mode) {
+  if (S_ISFIFO(mode)) return "a FIFO or pipe";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "a special file";
+}
+
+// Reads fd to its end, or to `expected` bytes for a regular file (so a file that grows while
+// it is read cannot keep us reading), in chunks, polling the cancel flag.
+ReadStatus read_fd(int fd, uint64_t expected, FileBytes *out, std::string *error,
+                   const ReadFileOptions &o) {
+  auto too_large = [&] {
+    *error = "larger than the limit of " + byte_limit_text(o.max_bytes);
+    if (!o.raise_hint.empty()) *error += " (raise it with " + o.raise_hint + ")";
+    return ReadStatus::too_large;
+  };
+  auto out_of_memory = [&](uint64_t n) {
+    *error = "out of memory reading " + std::to_string(n) + " bytes";
+    return ReadStatus::failed;
+  };
+  if (expected != UINT64_MAX) {
+    if (expected > o.max_bytes) return too_large();
+    if (!out->reserve(static_cast<size_t>(expected))) return out_of_memory(expected);
+  }
+  // One byte past the limit tells "exactly at the limit" from "over it".
+  const uint64_t cap = o.max_bytes == UINT64_MAX ? UINT64_MAX : o.max_bytes + 1;
+  for (;;) {
+    if (o.cancel && o.cancel->load(std::memory_order_relaxed)) {
+      *error = "cancelled";
+      return ReadStatus::cancelled;
+    }
+    const uint64_t room = std::min(expected, cap) - out->size();
+    if (room == 0) break;
+    const size_t want = static_cast<size_t>(std::min<uint64_t>(room, kChunk));
+    char *at = out->append_space(want);
+    if (!at) return out_of_memory(out->size() + want);
+    ssize_t n = ::read(fd, at, want);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      *error = strerror(errno);
+      return ReadStatus::failed;
+    }
+    if (n == 0) break; // end of file (a regular file truncated meanwhile, too)
+    out->appended(static_cast<size_t>(n));
+  }
+  if (out->size() > o.max_bytes) return too_large();
+  return ReadStatus::ok;
+}
+
+} // namespace
+
+bool FileBytes::reserve(size_t n) {
+  if (n <= capacity_) return true;
+  const bool huge = n >= kHugePage;
+  const size_t cap = huge ? (n + kHugePage - 1) / kHugePage * kHugePage : n;
+  char *p = static_cast<char *>(huge ? std::aligned_alloc(kHugePage, cap) : std::malloc(cap));
+  if (!p) return false;
+  if (huge) madvise(p, cap, MADV_HUGEPAGE); // fewer page faults; only a hint
+  if (size_) std::memcpy(p, data_.get(), size_);
+  data_.reset(p);
+  capacity_ = cap;
+  return true;
+}
+
+char *FileBytes::append_space(size_t n) {
+  if (size_ + n > capacity_ && !reserve(std::max(size_ + n, capacity_ * 2))) return nullptr;
+  return data_.get() + size_;
+}
+
+std::string byte_limit_text(uint64_t bytes) {
+  if (bytes >= (uint64_t(1) << 20) && bytes % (uint64_t(1) << 20) == 0)
+    return std::to_string(bytes >> 20) + " MiB";
+  if (bytes >= 1024 && bytes % 1024 == 0) return std::to_string(bytes >> 10) + " KiB";
+  return std::to_string(bytes) + " bytes";
+}
+
+ReadStatus read_regular_file(const std::string &path, FileBytes *out, std::string *error,
+                             const ReadFileOptions &options) {
+  if (options.dash_is_stdin && path == "-")
+    return read_fd(STDIN_FILENO, UINT64_MAX, out, error, options);
+  // O_NONBLOCK: opening a FIFO that has no writer would otherwise wait for one.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) {
+    *error = strerror(errno);
+    return ReadStatus::failed;
+  }
+  struct stat st {};
+  ReadStatus status;
+  if (fstat(fd, &st) != 0) {
+    *error = strerror(errno);
+    status = ReadStatus::failed;
+  } else if (S_ISDIR(st.st_mode)) {
+    *error = "is a directory";
+    status = ReadStatus::failed;
+  } else if (!S_ISREG(st.st_mode)) {
+    *error = std::string("not a regular file (") + file_type_name(st.st_mode) + ")";
+    status = ReadStatus::failed;
+  } else {
+    status = read_fd(fd, static_cast<uint64_t>(st.st_size), out, error, options);
+  }
+  ::close(fd);
+  return status;
+}
+
+} // namespace hotlines
