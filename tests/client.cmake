@@ -28,6 +28,7 @@ if(NODE AND NPM)
     COMMAND ${NODE} --test view_server.test.js
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/tests/client)
   set_tests_properties(client.view_server PROPERTIES FIXTURES_REQUIRED client_deps TIMEOUT 120
+    LABELS client ENVIRONMENT "HOTLINES_BINARY=$<TARGET_FILE:hotlines>;HOTLINES_FIXTURES=${HOTLINES_FIXTURES}")
   # Hostile files: FIFOs, /dev/zero, gzip bombs, profiles truncated while they reload.
   add_test(NAME client.hostile_files
     COMMAND ${NODE} --test hostile_files.test.js

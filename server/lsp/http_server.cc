@@ -172,54 +172,52 @@ void HttpServer::on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf
   c->server->dispatch(c);
 }
 
-bool HttpServer::dispatch(Connection *c) {
-  const Limits &lim = c->limits;
-  size_t end = c->in.find("\r\n\r\n");
-  if (end == std::string::npos ? c->in.size() > lim.max_head_bytes : end > lim.max_head_bytes) {
-    send(c, plain(431, "request head over " + std::to_string(lim.max_head_bytes) + " bytes"), true);
-    return true;
-  }
-  if (end == std::string::npos) return false;
-  std::string_view head(c->in.data(), end);
+HttpServer::Parsed HttpServer::parse_request(std::string_view in, const Limits &lim, Request *req) {
+  auto bad = [](int status, std::string why) {
+    return Parsed{Parsed::Status::bad, plain(status, std::move(why))};
+  };
+  size_t end = in.find("\r\n\r\n");
+  if (end == in.npos ? in.size() > lim.max_head_bytes : end > lim.max_head_bytes)
+    return bad(431, "request head over " + std::to_string(lim.max_head_bytes) + " bytes");
+  if (end == in.npos) return {};
+  std::string_view head = in.substr(0, end);
   size_t eol = head.find("\r\n");
   std::string_view line = head.substr(0, eol);
   size_t sp1 = line.find(' '), sp2 = line.find(' ', sp1 == line.npos ? line.npos : sp1 + 1);
-  if (sp1 == line.npos || sp2 == line.npos) {
-    send(c, plain(400, "bad request line"), true);
-    return true;
-  }
-  Request req;
-  req.method = std::string(line.substr(0, sp1));
-  req.target = std::string(line.substr(sp1 + 1, sp2 - sp1 - 1));
+  if (sp1 == line.npos || sp2 == line.npos) return bad(400, "bad request line");
+  req->method = std::string(line.substr(0, sp1));
+  req->target = std::string(line.substr(sp1 + 1, sp2 - sp1 - 1));
+  req->headers.clear();
   for (size_t p = eol; p != head.npos && p < head.size();) {
     size_t next = head.find("\r\n", p + 2);
     std::string_view h = head.substr(p + 2, next == head.npos ? head.npos : next - p - 2);
     p = next;
     size_t colon = h.find(':');
-    if (colon == h.npos || colon == 0) {
-      send(c, plain(400, "bad header line"), true);
-      return true;
-    }
-    req.headers.emplace_back(lower(h.substr(0, colon)), std::string(trim(h.substr(colon + 1))));
+    if (colon == h.npos || colon == 0) return bad(400, "bad header line");
+    req->headers.emplace_back(lower(h.substr(0, colon)), std::string(trim(h.substr(colon + 1))));
   }
-  if (req.header("transfer-encoding")) {
-    send(c, plain(400, "chunked request bodies are not supported"), true);
-    return true;
-  }
+  if (req->header("transfer-encoding")) return bad(400, "chunked request bodies are not supported");
   size_t content_length = 0;
-  if (const std::string *cl = req.header("content-length")) {
-    if (cl->empty() || cl->size() > 18 || cl->find_first_not_of("0123456789") != cl->npos) {
-      send(c, plain(400, "bad Content-Length"), true);
-      return true;
-    }
+  if (const std::string *cl = req->header("content-length")) {
+    if (cl->empty() || cl->size() > 18 || cl->find_first_not_of("0123456789") != cl->npos)
+      return bad(400, "bad Content-Length");
     content_length = std::strtoull(cl->c_str(), nullptr, 10);
   }
-  if (content_length > lim.max_body_bytes) {
-    send(c, plain(413, "request body over " + std::to_string(lim.max_body_bytes) + " bytes"), true);
+  if (content_length > lim.max_body_bytes)
+    return bad(413, "request body over " + std::to_string(lim.max_body_bytes) + " bytes");
+  if (in.size() < end + 4 + content_length) return {};
+  req->body = std::string(in.substr(end + 4, content_length));
+  return {Parsed::Status::complete, {}};
+}
+
+bool HttpServer::dispatch(Connection *c) {
+  Request req;
+  Parsed parsed = parse_request(c->in, c->limits, &req);
+  if (parsed.status == Parsed::Status::need_more) return false;
+  if (parsed.status == Parsed::Status::bad) {
+    send(c, parsed.error, true);
     return true;
   }
-  if (c->in.size() < end + 4 + content_length) return false;
-  req.body = c->in.substr(end + 4, content_length);
   c->in.clear();
   c->in.shrink_to_fit();
   c->state = Connection::State::handling; // the server's own work has no deadline

@@ -42,6 +42,15 @@ public:
     std::string body;
     std::string extra_headers; // "Name: value\r\n" lines
   };
+  // What the bytes a connection has sent so far make: a whole request, not yet one, or one
+  // answered with `error` (400, 413, 431) without reaching the handler.
+  struct Parsed {
+    enum class Status { need_more, complete, bad } status = Status::need_more;
+    Response error;
+  };
+  // Parses a request (its head within limits.max_head_bytes, a body of Content-Length within
+  // limits.max_body_bytes). Pure; any thread.
+  static Parsed parse_request(std::string_view in, const Limits &limits, Request *req);
   using Respond = std::function<void(Response)>;
   using Handler = std::function<void(const Request &, Respond)>;
 

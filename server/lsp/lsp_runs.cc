@@ -307,7 +307,10 @@ void LspServer::tests_in_file(const std::string &uri, TestsDone done) {
         for (const FoundTest &t : find_mains(lang, text)) r.mains.push_back(entry(t));
         for (const FoundTest &t : find_test_classes(lang, text)) r.classes.push_back(entry(t));
       },
-      [job, done] { done(job->result, job->error); });
+      [job, done](const Failure *thrown) {
+        if (thrown) return done({}, thrown->message);
+        done(job->result, job->error);
+      });
 }
 
 void LspServer::on_tests_in_file(const TestsInFileParams &p, Reply reply) {
