@@ -1,54 +1,42 @@
-// drop_frames / keep_frames matching (see pprof_prune.h). Go's regexps are RE2; the common
-// subset (alternation, classes, quantifiers, anchors) means the same in ECMAScript, which is
-// what std::regex speaks. std::regex backtracks recursively, so patterns and names are bounded
-// and every exception is caught: a profile never crashes the reader through its regexps.
+// drop_frames / keep_frames matching (see pprof_prune.h). Go's regexps are RE2, and so is the
+// matcher here: the same syntax ((?i), named groups, counted repetitions), the same meaning,
+// and matching in time linear in the name, so a profile's patterns cannot stall or overflow
+// the reader.
 #include "formats/pprof_prune.h"
+
+#include <re2/re2.h>
 
 namespace hotlines {
 
 namespace {
 
-constexpr size_t kMaxPattern = 512;
-constexpr size_t kMaxName = 1024; // longer names never match (recursion depth)
+constexpr size_t kMaxPattern = 4096;
+constexpr int64_t kMaxMemory = 4 << 20; // RE2's compiled-program budget per pattern
 
 bool starts_with_at(std::string_view s, size_t i, std::string_view prefix) {
   return s.size() - i >= prefix.size() && s.compare(i, prefix.size(), prefix) == 0;
 }
 
-bool compile(std::string_view pattern, std::unique_ptr<std::regex> *out, std::string *error) {
+bool compile(std::string_view pattern, std::unique_ptr<RE2> *out, std::string *error) {
   if (pattern.size() > kMaxPattern) {
-    *error = "pattern longer than " + std::to_string(kMaxPattern) + " characters";
+    *error = "pattern longer than " + std::to_string(kMaxPattern) + " bytes";
     return false;
   }
-  // Counted repetitions blow up std::regex's automaton; RE2 caps them at 1000 anyway.
-  for (size_t i = 0; i < pattern.size(); i++)
-    if (pattern[i] == '{' && i + 1 < pattern.size() && pattern[i + 1] >= '0' &&
-        pattern[i + 1] <= '9') {
-      *error = "counted repetitions ({n}) are not supported";
-      return false;
-    }
-  // Go syntax std::regex would misread: named groups and inline flags.
-  if (pattern.find("(?") != std::string_view::npos) {
-    *error = "(?...) groups and flags are not supported";
+  RE2::Options options;
+  options.set_log_errors(false);
+  options.set_max_mem(kMaxMemory);
+  // Anchored as go tool pprof anchors it: ^(?:pattern)$.
+  auto re = std::make_unique<RE2>("^(?:" + std::string(pattern) + ")$", options);
+  if (!re->ok()) {
+    *error = "invalid regexp: " + re->error();
     return false;
   }
-  try {
-    *out = std::make_unique<std::regex>("^(" + std::string(pattern) + ")$",
-                                        std::regex::ECMAScript | std::regex::nosubs);
-  } catch (const std::exception &e) {
-    *error = std::string("invalid regexp: ") + e.what();
-    return false;
-  }
+  *out = std::move(re);
   return true;
 }
 
-bool matches(const std::regex &re, std::string_view s) {
-  if (s.size() > kMaxName) return false;
-  try {
-    return std::regex_match(s.begin(), s.end(), re);
-  } catch (const std::exception &) {
-    return false;
-  }
+bool matches(const RE2 &re, std::string_view s) {
+  return RE2::FullMatch(s, re);
 }
 
 } // namespace
@@ -68,6 +56,9 @@ std::string_view simplify_pprof_function_name(std::string_view name) {
   }
   return name;
 }
+
+PprofPruner::PprofPruner() = default;
+PprofPruner::~PprofPruner() = default;
 
 bool PprofPruner::init(std::string_view drop, std::string_view keep, std::string *error) {
   drop_.reset();

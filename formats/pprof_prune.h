@@ -5,9 +5,12 @@
 #pragma once
 
 #include <memory>
-#include <regex>
 #include <string>
 #include <string_view>
+
+namespace re2 {
+class RE2;
+}
 
 namespace hotlines {
 
@@ -17,14 +20,16 @@ std::string_view simplify_pprof_function_name(std::string_view name);
 
 class PprofPruner {
 public:
-  // Compiles the patterns (keep may be empty). Returns false with *error when a pattern is
-  // too long or uses syntax this matcher does not accept; the caller then keeps every frame.
+  // Compiles the patterns (RE2, Go's syntax; keep may be empty). Returns false with *error
+  // when a pattern is over 4096 bytes or invalid; the caller then keeps every frame.
   bool init(std::string_view drop, std::string_view keep, std::string *error);
   // True when frames of this function (and everything it calls) are dropped.
   bool drops(std::string_view function_name) const;
+  PprofPruner();
+  ~PprofPruner();
 
 private:
-  std::unique_ptr<std::regex> drop_, keep_;
+  std::unique_ptr<re2::RE2> drop_, keep_;
 };
 
 } // namespace hotlines

@@ -341,14 +341,20 @@ TEST(PprofReader, DropFramesIsAppliedAsGoToolPprofDoes) {
   ASSERT_FALSE(p->metadata.warnings.empty());
   EXPECT_NE(p->metadata.warnings[0].message.find("drop_frames"), std::string::npos);
 
-  // keep_frames rescues a match; an unsupported pattern keeps every frame, with a warning.
+  // keep_frames rescues a match; Go's syntax is RE2's ((?i) works); an invalid pattern keeps
+  // every frame, with a warning.
   pp.pb.set_keep_frames(pp.s("operator new"));
   auto k = read(pp);
   ASSERT_TRUE(k);
   EXPECT_EQ(names_of_stack(*k, k->events[0].samples.stack[0]),
             (std::vector<std::string>{"operator new(unsigned long)", "app::Work", "main"}));
   pp.pb.set_keep_frames(0);
-  pp.pb.set_drop_frames(pp.s("(?i)malloc"));
+  pp.pb.set_drop_frames(pp.s("(?i)MALLOC|operator new"));
+  auto i = read(pp);
+  ASSERT_TRUE(i);
+  EXPECT_EQ(names_of_stack(*i, i->events[0].samples.stack[0]),
+            (std::vector<std::string>{"app::Work", "main"}));
+  pp.pb.set_drop_frames(pp.s("malloc("));
   auto u = read(pp);
   ASSERT_TRUE(u);
   EXPECT_EQ(u->frames_of(u->events[0].samples.stack[0]).size(), 4u);
