@@ -261,17 +261,23 @@ t.run(function()
   t.check(url:match('^http://127%.0%.0%.1:%d+/%x+/p%d+/$') ~= nil, 'the page is served on loopback: ' .. url)
   local frame = t.server(buf, 'hotlines/resolveFrame', { ['function'] = 'org.acme.shop.Main.main' })
   local main_java = vim.uri_to_fname(frame.location.uri)
-  local body =
-    vim.fn.json_encode({ frame = { name = frame['function'], kind = 'jit', line = frame.line, path = main_java } })
+  -- As the page does: fetch the served document, then post the frame's function (its index
+  -- in the document's functions) and line; the server resolves the path itself.
   local answer = vim.fn.system({
     'python3',
     '-c',
     [[
-import sys, urllib.request
-r = urllib.request.urlopen(urllib.request.Request(sys.argv[1], data=sys.argv[2].encode(), method='POST'))
+import json, sys, urllib.request
+url, name, line = sys.argv[1], sys.argv[2], int(sys.argv[3])
+doc = json.load(urllib.request.urlopen(url + 'document.json'))
+fn = next(i for i, f in enumerate(doc['functions']) if f['name'] == name)
+body = json.dumps({'frame': {'fn': fn, 'line': line}}).encode()
+r = urllib.request.urlopen(urllib.request.Request(url + 'open', data=body, method='POST',
+                                                  headers={'Content-Type': 'application/json'}))
 print(r.read().decode())]],
-    url .. 'open',
-    body,
+    url,
+    frame['function'],
+    tostring(frame.line),
   })
   t.check(
     answer:find('opened Main.java:' .. frame.line, 1, true) ~= nil,

@@ -9,12 +9,15 @@
 #include "server/engine/profile_index.h"
 #include "server/engine/query_lines.h"
 #include "test_util.h"
+
 #include <csignal>
+#include <re2/re2.h>
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 namespace hotlines {
 namespace {
@@ -45,7 +48,17 @@ std::vector<std::string> top_lines(const std::string &path, size_t n,
   if (!r.ok()) return {};
   auto index = ProfileIndex::build(std::shared_ptr<const Profile>(std::move(r.profile)));
   View view;
-  if (!workspace.empty()) view.hide = {"^(?!" + workspace + ")"};
+  // Every function not under the workspace prefix, hidden by its exact name (patterns are RE2,
+  // which has no negative lookahead).
+  if (!workspace.empty()) {
+    const RE2 in_workspace("^(?:" + workspace + ")");
+    std::set<std::string> others;
+    const Profile &p = index->profile();
+    for (const Function &f : p.functions)
+      if (std::string name(p.str(f.name)); !RE2::PartialMatch(name, in_workspace))
+        others.insert(name);
+    for (const std::string &name : others) view.hide.push_back("^" + RE2::QuoteMeta(name) + "$");
+  }
   ViewResult v = compute_view(*index, view);
   EXPECT_TRUE(v.ok()) << v.error;
   if (!v.ok()) return {};
