@@ -7,31 +7,13 @@
 namespace hotlines {
 
 namespace {
-inline size_t mix(size_t h, uint64_t v) {
-  return (h ^ (v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2)));
+// Hash of a key of several 64-bit parts.
+template <class... T> uint64_t hash_of(T... parts) {
+  uint64_t h = 0;
+  ((h = mix64(h ^ static_cast<uint64_t>(parts))), ...);
+  return h;
 }
 } // namespace
-
-size_t ProfileBuilder::FunctionHash::operator()(const Function &f) const {
-  size_t h = f.name;
-  h = mix(h, f.class_name);
-  h = mix(h, f.method);
-  h = mix(h, f.system_name);
-  h = mix(h, f.file);
-  h = mix(h, f.library);
-  return mix(h, static_cast<uint32_t>(f.start_line));
-}
-
-size_t ProfileBuilder::FrameHash::operator()(const Frame &f) const {
-  size_t h = f.function;
-  h = mix(h, static_cast<uint32_t>(f.line));
-  h = mix(h, static_cast<uint32_t>(f.bci));
-  return mix(h, static_cast<uint8_t>(f.kind));
-}
-
-size_t ProfileBuilder::ThreadHash::operator()(const ThreadKey &t) const {
-  return mix(mix(t.name, static_cast<uint64_t>(t.os_tid)), static_cast<uint64_t>(t.java_tid));
-}
 
 ProfileBuilder::ProfileBuilder() : p_(std::make_unique<Profile>()) {
   intern("");
@@ -53,35 +35,45 @@ uint32_t ProfileBuilder::label_set(const LabelSet &labels) {
 }
 
 StringId ProfileBuilder::intern(std::string_view s) {
-  auto it = string_ids_.find(s);
-  if (it != string_ids_.end()) return it->second;
-  StringId id = static_cast<StringId>(p_->strings.size());
-  p_->strings.emplace_back(s);
-  string_ids_.emplace(std::string(s), id);
+  const auto [id, added] = string_ids_.insert(mix64(std::hash<std::string_view>()(s)),
+                                              static_cast<StringId>(p_->strings.size()),
+                                              [&](uint32_t id) { return p_->strings[id] == s; });
+  if (added) p_->strings.emplace_back(s);
   return id;
 }
 
 FunctionId ProfileBuilder::function(const Function &f) {
-  auto [it, inserted] = function_ids_.try_emplace(f, static_cast<FunctionId>(p_->functions.size()));
-  if (inserted) p_->functions.push_back(f);
-  return it->second;
+  const uint64_t h = hash_of(f.name, f.class_name, f.method, f.system_name, f.file, f.library,
+                             static_cast<uint32_t>(f.start_line));
+  const auto [id, added] =
+      function_ids_.insert(h, static_cast<FunctionId>(p_->functions.size()),
+                           [&](uint32_t id) { return p_->functions[id] == f; });
+  if (added) p_->functions.push_back(f);
+  return id;
 }
 
 FrameId ProfileBuilder::frame(const Frame &f) {
-  auto [it, inserted] = frame_ids_.try_emplace(f, static_cast<FrameId>(p_->frames.size()));
-  if (inserted) p_->frames.push_back(f);
-  return it->second;
+  const uint64_t h = hash_of(f.function, static_cast<uint32_t>(f.line),
+                             static_cast<uint32_t>(f.bci), static_cast<uint8_t>(f.kind));
+  const auto [id, added] = frame_ids_.insert(h, static_cast<FrameId>(p_->frames.size()),
+                                             [&](uint32_t id) { return p_->frames[id] == f; });
+  if (added) p_->frames.push_back(f);
+  return id;
 }
 
 StackId ProfileBuilder::stack(StackId parent, FrameId frame) {
-  uint64_t key = (static_cast<uint64_t>(parent) << 32) | frame;
-  auto [it, inserted] = stack_ids_.try_emplace(key, static_cast<StackId>(p_->stack_frame.size()));
-  if (inserted) {
-    p_->stack_parent.push_back(parent);
-    p_->stack_frame.push_back(frame);
+  const uint64_t h = mix64((static_cast<uint64_t>(parent) << 32) | frame);
+  std::vector<StackId> &parents = p_->stack_parent;
+  std::vector<FrameId> &frames = p_->stack_frame;
+  const auto [id, added] =
+      stack_ids_.insert(h, static_cast<StackId>(frames.size()),
+                        [&](uint32_t id) { return frames[id] == frame && parents[id] == parent; });
+  if (added) {
+    parents.push_back(parent);
+    frames.push_back(frame);
     p_->stack_depth.push_back(parent == kNoStack ? 1 : p_->stack_depth[parent] + 1);
   }
-  return it->second;
+  return id;
 }
 
 StackId ProfileBuilder::stack_from_root(std::span<const FrameId> frames_root_first) {
@@ -99,10 +91,13 @@ StackId ProfileBuilder::stack_from_leaf(std::span<const FrameId> frames_leaf_fir
 ThreadId ProfileBuilder::thread(std::string_view name, int64_t os_tid, int64_t java_tid) {
   // Hashed: a collapsed file may name hundreds of thousands of threads.
   const StringId n = intern(name);
-  auto [it, inserted] = thread_ids_.try_emplace(ThreadKey{n, os_tid, java_tid},
-                                                static_cast<ThreadId>(p_->threads.size()));
-  if (inserted) p_->threads.push_back(Thread{n, os_tid, java_tid});
-  return it->second;
+  const auto [id, added] = thread_ids_.insert(
+      hash_of(n, os_tid, java_tid), static_cast<ThreadId>(p_->threads.size()), [&](uint32_t id) {
+        const Thread &t = p_->threads[id];
+        return t.name == n && t.os_tid == os_tid && t.java_tid == java_tid;
+      });
+  if (added) p_->threads.push_back(Thread{n, os_tid, java_tid});
+  return id;
 }
 
 EventId ProfileBuilder::event(std::string_view name, std::string_view unit) {

@@ -1,15 +1,17 @@
 // ProfileBuilder: how readers make a Profile. Interns strings and deduplicates functions,
-// frames and stacks with hash maps that are dropped by finish(). Not thread-safe; a reader
+// frames, stacks and threads with hash tables (IdTable: ids only, the keys are the profile's
+// own tables) that are dropped by finish(). Not thread-safe; a reader
 // that works in parallel builds one per chunk and merges with add_profile().
 #pragma once
 
+#include "formats/id_table.h"
 #include "formats/profile.h"
 
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
+#include <unordered_map> // label sets
 
 namespace hotlines {
 
@@ -65,34 +67,9 @@ public:
 
 private:
   void total(Event &e);
-  struct PairHash {
-    size_t operator()(uint64_t k) const { return std::hash<uint64_t>()(k * 0x9E3779B97F4A7C15ull); }
-  };
-  struct FunctionHash {
-    size_t operator()(const Function &f) const;
-  };
-  struct FrameHash {
-    size_t operator()(const Frame &f) const;
-  };
-  struct ThreadKey {
-    StringId name;
-    int64_t os_tid, java_tid;
-    bool operator==(const ThreadKey &) const = default;
-  };
-  struct ThreadHash {
-    size_t operator()(const ThreadKey &t) const;
-  };
 
   std::unique_ptr<Profile> p_;
-  struct StringHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
-  };
-  std::unordered_map<std::string, StringId, StringHash, std::equal_to<>> string_ids_;
-  std::unordered_map<Function, FunctionId, FunctionHash> function_ids_;
-  std::unordered_map<Frame, FrameId, FrameHash> frame_ids_;
-  std::unordered_map<uint64_t, StackId, PairHash> stack_ids_;
-  std::unordered_map<ThreadKey, ThreadId, ThreadHash> thread_ids_;
+  IdTable string_ids_, function_ids_, frame_ids_, stack_ids_, thread_ids_;
   std::unordered_map<std::string, uint32_t> label_set_ids_;
 };
 
