@@ -435,7 +435,6 @@ struct JfrChunkReader::Impl {
       value = timespan(a, h.duration_unit);
       break;
     }
-    if (h.range >= ranges.size()) return;
     JfrColumnRange &r = ranges[h.range];
     if (r.written >= r.capacity) return; // cannot happen: the survey counted every event
     const size_t i = r.begin + r.written++;
@@ -512,9 +511,10 @@ struct JfrChunkReader::Impl {
       if (hi != kNull) {
         Handler &h = handlers[hi];
         if (h.kind == Handler::sample) {
-          if (ranges)
-            on_sample(h, p, ev_end, static_cast<size_t>(ev - base), *ranges);
-          else if (h.count++ == 0)
+          if (ranges) {
+            if (h.range < ranges->size())
+              on_sample(h, p, ev_end, static_cast<size_t>(ev - base), *ranges);
+          } else if (h.count++ == 0)
             first_seen.push_back(hi);
         } else {
           JfrInput in(data, static_cast<size_t>(p - base), static_cast<size_t>(ev_end - base),

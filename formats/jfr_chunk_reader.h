@@ -58,7 +58,7 @@ public:
   // Pass 1: metadata, settings and sample counts into info(). False on corrupt data.
   bool survey();
   // Pass 2: every sample into its range: samples of JFR type T go to ranges[i] for the pair
-  // (T, i) in `range_of_type`; types not listed are skipped. Ids come from `tables`. Problems
+  // (T, i) in `range_of_type`; types not listed are skipped without decoding. Ids come from `tables`. Problems
   // that lose single events or references become warnings on `tables`. False on corrupt data
   // or cancellation.
   bool read(ProfileBuilder &tables,

@@ -151,15 +151,15 @@ void drop_default_columns(JfrEventColumns &c) {
   if (all(c.time, int64_t{0})) std::vector<int64_t>().swap(c.time);
 }
 
-int default_event(const Profile &p, const std::string &exec_name) {
-  for (std::string_view name :
+// The event shown when the user picks none: the first of `name(0..n)` in order of preference.
+template <class Name> size_t default_event(size_t n, Name name, const std::string &exec_name) {
+  for (std::string_view preferred :
        {std::string_view("cpu"), std::string_view(exec_name), std::string_view("wall"),
         std::string_view("alloc"), std::string_view("lock"), std::string_view("live"),
         std::string_view("nativemem"), std::string_view("nativelock"), std::string_view("native"),
-        std::string_view("trace")}) {
-    int e = p.find_event(name);
-    if (e >= 0) return e;
-  }
+        std::string_view("trace")})
+    for (size_t e = 0; e < n; e++)
+      if (name(e) == preferred) return e;
   return 0;
 }
 
@@ -195,6 +195,8 @@ struct JfrRead {
   bool chunk_failed(size_t i);
   // Product events in order of first appearance, and which event each chunk's types feed.
   void plan_events();
+  // Drops the events options.only_event leaves out.
+  void select_event();
   // Each chunk's range in its events' columns, and the columns sized to hold them all.
   void plan_ranges();
   // Pass 2, on a worker: chunk i's samples into its ranges, its tables into its own builder
@@ -280,13 +282,32 @@ void JfrRead::plan_events() {
   }
 }
 
+void JfrRead::select_event() {
+  if (!options.only_event || events.empty()) return;
+  const std::string &want = *options.only_event;
+  size_t keep = events.size();
+  if (want.empty())
+    keep = default_event(
+        events.size(), [&](size_t e) { return events[e].name; }, exec_name);
+  for (size_t e = 0; e < events.size() && keep == events.size(); e++)
+    if (events[e].name == want) keep = e;
+  if (keep == events.size()) return; // no such event: load them all, so errors can list them
+  PlannedEvent kept = std::move(events[keep]);
+  events.clear();
+  events.push_back(std::move(kept));
+  for (ChunkWork &c : chunks)
+    std::erase_if(c.range_of_type,
+                  [&](const auto &type_event) { return type_event.second != keep; });
+  for (ChunkWork &c : chunks)
+    for (auto &type_event : c.range_of_type) type_event.second = 0;
+}
+
 void JfrRead::plan_ranges() {
   for (ChunkWork &c : chunks) {
     c.ranges.resize(events.size());
-    for (size_t t = 0; t < c.range_of_type.size(); t++) {
-      const size_t e = c.range_of_type[t].second;
-      c.ranges[e].capacity += static_cast<size_t>(c.info.sample_types[t].second);
-    }
+    for (const auto &[type, e] : c.range_of_type)
+      for (const auto &[surveyed, count] : c.info.sample_types)
+        if (surveyed == type) c.ranges[e].capacity += static_cast<size_t>(count);
     for (size_t e = 0; e < events.size(); e++) {
       c.ranges[e].columns = &events[e].columns;
       c.ranges[e].begin = events[e].size;
@@ -419,7 +440,8 @@ LoadResult JfrRead::finish() {
     md.warnings.push_back(LoadWarning{list.problem + "; loaded the " + std::to_string(n) +
                                           " complete chunk(s) before it",
                                       list.problem_offset, -1});
-  md.default_event = p.events.empty() ? 0 : default_event(p, exec_name);
+  md.default_event = static_cast<int>(default_event(
+      p.events.size(), [&](size_t e) { return p.str(p.events[e].name); }, exec_name));
   return LoadResult::success(std::move(profile));
 }
 
@@ -439,6 +461,7 @@ LoadResult read_chunks(std::string_view data, const LoadOptions &options) {
 
   // Plan: product events in order of first appearance, each chunk's range in their columns.
   r.plan_events();
+  r.select_event();
   r.plan_ranges();
 
   // Pass 2: samples into their ranges, tables merged in file order. The first chunk builds

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace hotlines {
@@ -38,6 +39,11 @@ struct LoadOptions {
   // Worker threads a reader may use (JFR chunks in parallel); 0 = hardware concurrency.
   unsigned threads = 0;
   LoadLimits limits;
+  // Set: only this event is decoded (by its product name, "cpu", "alloc"; "" for the event the
+  // reader would show by default), the others are left out of the profile; when the file has
+  // no such event, all are loaded. For one-query commands on big JFR files; pprof and
+  // collapsed readers load everything.
+  std::optional<std::string> only_event;
 
   bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
 };

@@ -43,11 +43,12 @@ int cli_fail(int code, const std::string &message, bool json, Json extra) {
   return code;
 }
 
-bool CliInput::load(const std::string &path, const CliFlags &flags) {
+bool CliInput::load(const std::string &path, const CliFlags &flags, bool one_event) {
   path_ = path;
   json_ = flags.json;
   LoadOptions options;
   options.limits = flags.limits;
+  if (one_event) options.only_event = flags.event;
   LoadResult r = load_profile_file(path, options);
   if (!r.ok()) {
     cli_fail(kExitInput, r.describe(), json_);
@@ -57,8 +58,9 @@ bool CliInput::load(const std::string &path, const CliFlags &flags) {
   return true;
 }
 
-int CliInput::open(const CliFlags &flags, std::shared_ptr<const ViewWeights> *out) {
-  if (!load(flags.files[0], flags)) return kExitInput;
+int CliInput::open(const CliFlags &flags, std::shared_ptr<const ViewWeights> *out,
+                   bool other_events) {
+  if (!load(flags.files[0], flags, !other_events)) return kExitInput;
   return view(flags, out);
 }
 

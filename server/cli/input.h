@@ -25,11 +25,14 @@ using Json = nlohmann::ordered_json;
 
 class CliInput {
 public:
-  // Loads a profile and indexes it; prints the error and returns false on failure.
-  bool load(const std::string &path, const CliFlags &flags);
-  // Loads the flags' first file and computes their view: what most commands do first.
+  // Loads a profile and indexes it; prints the error and returns false on failure. With
+  // `one_event`, a JFR file's events other than the flags' -e (or the default) are not decoded.
+  bool load(const std::string &path, const CliFlags &flags, bool one_event = false);
+  // Loads the flags' first file and computes their view: what most commands do first. Only
+  // the view's event is loaded unless `other_events` says the command needs the rest.
   // Returns 0, or the exit code after printing the error.
-  int open(const CliFlags &flags, std::shared_ptr<const ViewWeights> *out);
+  int open(const CliFlags &flags, std::shared_ptr<const ViewWeights> *out,
+           bool other_events = false);
   // Computes the flags' view. Returns 0, or the exit code after printing the error.
   int view(const CliFlags &flags, std::shared_ptr<const ViewWeights> *out,
            const std::string *from = nullptr, const std::string *to = nullptr) const;

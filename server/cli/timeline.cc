@@ -39,7 +39,7 @@ int run(const CliFlags &f) {
   o.hot_functions = !f.has("no-top-method");
   CliInput in;
   std::shared_ptr<const ViewWeights> v;
-  if (int rc = in.open(f, &v)) return rc;
+  if (int rc = in.open(f, &v, !o.compare_event.empty())) return rc;
   View view;
   std::string err;
   make_view(f, in.index(), &view, &err);

@@ -77,6 +77,41 @@ TEST_P(JfrFixture, SameProfileWithOneOrTwoThreads) {
   expect_identical(*one.profile, *two.profile);
 }
 
+// LoadOptions::only_event: the one event, exactly as in a full load; "" is the default event;
+// an event the file lacks loads them all.
+TEST_P(JfrFixture, OnlyEventLoadsThatEventExactly) {
+  std::string bytes = plain_bytes(GetParam());
+  LoadResult all = load(bytes, 2);
+  ASSERT_TRUE(all.ok());
+  const Aggregate full = model_aggregate(*all.profile);
+  for (const Event &e : all.profile->events) {
+    const std::string name(all.profile->str(e.name));
+    LoadOptions o;
+    o.threads = 2;
+    o.only_event = name;
+    LoadResult one = read_jfr(bytes, o);
+    ASSERT_TRUE(one.ok()) << one.describe();
+    EXPECT_EQ(one.profile->check_valid(), "");
+    ASSERT_EQ(one.profile->events.size(), 1u) << name;
+    EXPECT_EQ(one.profile->str(one.profile->events[0].name), name);
+    EXPECT_EQ(one.profile->events[0].total_value, e.total_value) << name;
+    EXPECT_LE(one.profile->stack_count(), all.profile->stack_count());
+    EXPECT_TRUE(expect_same_aggregate(Aggregate{{name, full.at(name)}},
+                                      model_aggregate(*one.profile), GetParam() + " -e " + name));
+  }
+  LoadOptions o;
+  o.only_event = "";
+  LoadResult def = read_jfr(bytes, o);
+  ASSERT_TRUE(def.ok());
+  ASSERT_EQ(def.profile->events.size(), 1u);
+  EXPECT_EQ(def.profile->str(def.profile->events[0].name),
+            all.profile->str(all.profile->events[all.profile->metadata.default_event].name));
+  o.only_event = "no-such-event";
+  LoadResult none = read_jfr(bytes, o);
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(none.profile->events.size(), all.profile->events.size());
+}
+
 INSTANTIATE_TEST_SUITE_P(Fixtures, JfrFixture, ::testing::ValuesIn(fixture_files()),
                          [](const ::testing::TestParamInfo<std::string> &info) {
                            std::string n = std::filesystem::path(info.param).filename().string();
