@@ -1,7 +1,8 @@
 // Reading one JFR chunk into the profile model (see jfr_chunk_reader.h). survey(): metadata ->
-// handlers -> walk event headers (count samples, decode settings). read(): metadata ->
-// constant-pool index -> decode every sample with per-type compiled field ops; references go
-// through JfrResolver, which decodes each pool entry once.
+// handlers -> walk event headers (count samples, cut slices, decode settings). decode(): a
+// slice's samples with per-type compiled field ops, references collected per slice.
+// resolve(): constant-pool index (once) -> references through JfrResolver, which decodes each
+// pool entry once.
 #include "formats/jfr_chunk_reader.h"
 
 #include "formats/jfr_constant_pool.h"
@@ -15,6 +16,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <unordered_map>
 
 namespace hotlines {
 
@@ -125,7 +127,6 @@ struct JfrChunkReader::Impl {
   const JfrMetadata *md = nullptr;
   const JfrDecoder *dec = nullptr;
   JfrConstantPools pools;
-  ProfileBuilder *b = nullptr;
   std::vector<Handler> handlers;
   std::vector<uint32_t> direct;     // small type ids -> handler
   JfrIdMap<uint32_t> handler_of;    // other type ids -> handler
@@ -137,9 +138,6 @@ struct JfrChunkReader::Impl {
   bool unit_ticks = false; // one tick per nanosecond
 
   std::unique_ptr<JfrResolver> res; // pool references -> threads, stacks, text
-
-  // Problems that cost single events or references.
-  int64_t bad_events = 0, bad_event_offset = -1;
 
   // Settings seen in the chunk.
   std::string version, jvm_name, jvm_version;
@@ -395,26 +393,85 @@ struct JfrChunkReader::Impl {
     return present;
   }
 
+  // A slice's references as they are collected: each distinct one gets the next index.
+  struct RefIndex {
+    struct ThreadKey {
+      uint64_t key, key_b;
+      int type, type_b;
+      bool operator==(const ThreadKey &) const = default;
+    };
+    struct ThreadHash {
+      size_t operator()(const ThreadKey &k) const {
+        return std::hash<uint64_t>()(k.key * 0x9E3779B97F4A7C15ull ^ k.key_b ^
+                                     (static_cast<uint64_t>(k.type) << 32) ^
+                                     static_cast<uint64_t>(static_cast<uint32_t>(k.type_b)));
+      }
+    };
+    JfrSliceRefs *refs = nullptr;
+    std::vector<std::pair<int, JfrIdMap<uint32_t>>> stacks; // by pool class
+    std::unordered_map<ThreadKey, uint32_t, ThreadHash> threads;
+    // The last lookups: consecutive events mostly come from one thread's buffer.
+    int last_stack_type = -1;
+    uint64_t last_stack_key = 0;
+    uint32_t last_stack = kNull;
+    ThreadKey last_thread{0, 0, -2, -2};
+    uint32_t last_thread_index = kNull;
+
+    uint32_t stack(int type, uint64_t key, size_t at) {
+      if (type == last_stack_type && key == last_stack_key && last_stack != kNull)
+        return last_stack;
+      size_t t = 0;
+      while (t < stacks.size() && stacks[t].first != type) t++;
+      if (t == stacks.size()) stacks.emplace_back(type, JfrIdMap<uint32_t>());
+      const auto [index, added] =
+          stacks[t].second.insert(key, static_cast<uint32_t>(refs->stacks.size()));
+      if (added) {
+        refs->stacks.push_back(JfrSliceRefs::Ref{type, -1, key, 0, at});
+        refs->order.push_back(2 * *index);
+      }
+      last_stack_type = type;
+      last_stack_key = key;
+      return last_stack = *index;
+    }
+    uint32_t thread(const ThreadKey &k, size_t at) {
+      if (k == last_thread) return last_thread_index;
+      const auto [it, added] = threads.try_emplace(k, static_cast<uint32_t>(refs->threads.size()));
+      if (added) {
+        refs->threads.push_back(JfrSliceRefs::Ref{k.type, k.type_b, k.key, k.key_b, at});
+        refs->order.push_back(2 * it->second + 1);
+      }
+      last_thread = k;
+      return last_thread_index = it->second;
+    }
+  };
+
+  // Decodes one sample into its range; its thread and stack become indexes into the slice's
+  // references.
   void on_sample(const Handler &h, const uint8_t *p, const uint8_t *ev_end, size_t at,
-                 std::vector<JfrColumnRange> &ranges) {
+                 std::vector<JfrColumnRange> &ranges, RefIndex &index) const {
     int64_t v[kSlots];
     int64_t bad_at = -1;
     const uint32_t present = decode(h, p, ev_end, v, &bad_at);
+    JfrSliceRefs &refs = *index.refs;
     if (bad_at >= 0) {
-      if (bad_events++ == 0) bad_event_offset = bad_at;
+      if (refs.bad_events++ == 0) refs.bad_event_offset = bad_at;
       return;
     }
     auto has = [&](Slot s) { return (present >> s) & 1; };
     const int64_t time = has(kTime) ? timestamp(v[kTime], h.time_unit) : 0;
-    ThreadId t = kNull;
-    if (has(kSampledThread) && h.ref_type[kSampledThread] >= 0)
-      t = res->thread(h.ref_type[kSampledThread], static_cast<uint64_t>(v[kSampledThread]), at);
-    if (t == kNull && has(kEventThread) && h.ref_type[kEventThread] >= 0)
-      t = res->thread(h.ref_type[kEventThread], static_cast<uint64_t>(v[kEventThread]), at);
-    if (t == kNull) t = res->unknown_thread();
+    RefIndex::ThreadKey tk{0, 0, -1, -1};
+    if (has(kSampledThread) && h.ref_type[kSampledThread] >= 0) {
+      tk.type = h.ref_type[kSampledThread];
+      tk.key = static_cast<uint64_t>(v[kSampledThread]);
+    }
+    if (has(kEventThread) && h.ref_type[kEventThread] >= 0) {
+      tk.type_b = h.ref_type[kEventThread];
+      tk.key_b = static_cast<uint64_t>(v[kEventThread]);
+    }
+    const uint32_t t = index.thread(tk, at);
     StackId st = kNoStack;
     if (has(kStack) && h.ref_type[kStack] >= 0)
-      st = res->stack(h.ref_type[kStack], static_cast<uint64_t>(v[kStack]), at);
+      st = index.stack(h.ref_type[kStack], static_cast<uint64_t>(v[kStack]), at);
     int64_t count = 1, value = 1;
     const int64_t a = has(kWeightA) ? v[kWeightA] : 0;
     switch (h.rule->weight) {
@@ -480,81 +537,137 @@ struct JfrChunkReader::Impl {
       info.period_ns = parse_period(value);
   }
 
-  // Walks the chunk's events. Survey: counts samples, reads settings. Read: decodes samples.
-  bool walk(std::vector<JfrColumnRange> *ranges) {
+  // Reads the header of the event at p: its end and type, or nullptr when it is corrupt.
+  const uint8_t *event_header(const uint8_t *p, const uint8_t **ev_end, uint64_t *type) const {
     const uint8_t *const base = reinterpret_cast<const uint8_t *>(data.data());
     const uint8_t *const cend = base + chunk.end();
-    const bool compressed = chunk.compressed_integers();
+    const uint8_t *const ev = p;
+    uint64_t size = 0;
+    if (chunk.compressed_integers()) {
+      p = jfr_varint(p, cend, &size);
+      if (p) p = jfr_varint(p, cend, type);
+    } else {
+      JfrInput in = input_at(static_cast<size_t>(ev - base));
+      size = static_cast<uint64_t>(static_cast<int64_t>(in.i32()));
+      *type = static_cast<uint64_t>(in.i64());
+      p = in.ok() ? in.ptr() : nullptr;
+    }
+    if (!p || size == 0 || size > static_cast<uint64_t>(cend - ev) ||
+        p > ev + static_cast<ptrdiff_t>(size))
+      return nullptr;
+    *ev_end = ev + static_cast<ptrdiff_t>(size);
+    return p;
+  }
+
+  std::string corrupt_header(const uint8_t *ev) const {
+    const uint8_t *const base = reinterpret_cast<const uint8_t *>(data.data());
+    uint64_t size = 0;
+    JfrInput in = input_at(static_cast<size_t>(ev - base));
+    size = chunk.compressed_integers() ? in.varint() : static_cast<uint64_t>(in.i32());
+    return "corrupt JFR event header (size " + std::to_string(static_cast<int64_t>(size)) + ")";
+  }
+
+  // Pass 1: walks the chunk's event headers: counts samples by type, cuts slices of about
+  // slice_bytes, reads settings.
+  bool walk(size_t slice_bytes) {
+    const uint8_t *const base = reinterpret_cast<const uint8_t *>(data.data());
+    const uint8_t *const cend = base + chunk.end();
     const uint8_t *p = base + chunk.offset + JfrChunkHeader::kSize;
     uint32_t until_check = 1 << 16;
     info.events = 0;
+    info.slices.clear();
+    std::vector<int64_t> slice_start_counts(handlers.size(), 0);
+    std::vector<std::vector<std::pair<uint32_t, int64_t>>> slice_counts; // handler, events
+    const uint8_t *slice_begin = p;
+    auto close_slice = [&](const uint8_t *end) {
+      JfrSlice sl;
+      sl.begin = static_cast<size_t>(slice_begin - base);
+      sl.end = static_cast<size_t>(end - base);
+      info.slices.push_back(std::move(sl));
+      slice_counts.emplace_back();
+      for (uint32_t hi : first_seen)
+        if (handlers[hi].count != slice_start_counts[hi]) {
+          slice_counts.back().emplace_back(hi, handlers[hi].count - slice_start_counts[hi]);
+          slice_start_counts[hi] = handlers[hi].count;
+        }
+      slice_begin = end;
+    };
     while (p < cend) {
       const uint8_t *const ev = p;
-      uint64_t size = 0, type = 0;
-      if (compressed) {
-        p = jfr_varint(p, cend, &size);
-        if (p) p = jfr_varint(p, cend, &type);
-      } else {
-        JfrInput in = input_at(static_cast<size_t>(ev - base));
-        size = static_cast<uint64_t>(static_cast<int64_t>(in.i32()));
-        type = static_cast<uint64_t>(in.i64());
-        p = in.ok() ? in.ptr() : nullptr;
-      }
-      if (!p || size == 0 || size > static_cast<uint64_t>(cend - ev) ||
-          p > ev + static_cast<ptrdiff_t>(size))
-        return fail("corrupt JFR event header (size " + std::to_string(static_cast<int64_t>(size)) +
-                        ")",
-                    ev - base);
-      const uint8_t *const ev_end = ev + static_cast<ptrdiff_t>(size);
+      const uint8_t *ev_end = nullptr;
+      uint64_t type = 0;
+      if (!(p = event_header(ev, &ev_end, &type))) return fail(corrupt_header(ev), ev - base);
       info.events++;
       const uint32_t hi = handler_for(type);
       if (hi != kNull) {
         Handler &h = handlers[hi];
         if (h.kind == Handler::sample) {
-          if (ranges) {
-            if (h.range < ranges->size())
-              on_sample(h, p, ev_end, static_cast<size_t>(ev - base), *ranges);
-          } else if (h.count++ == 0)
-            first_seen.push_back(hi);
+          if (h.count++ == 0) first_seen.push_back(hi);
         } else {
           JfrInput in(data, static_cast<size_t>(p - base), static_cast<size_t>(ev_end - base),
-                      compressed);
+                      chunk.compressed_integers());
           on_setting(h, in, static_cast<size_t>(ev - base));
           if (!error.empty()) return false; // constant pools were needed and are corrupt
         }
       }
       p = ev_end;
+      if (static_cast<size_t>(p - slice_begin) >= slice_bytes) close_slice(p);
       if (--until_check == 0) {
         until_check = 1 << 16;
         if (options.cancelled()) return fail("cancelled", -1);
       }
     }
-    return true;
-  }
-
-  bool survey() {
-    if (!prepare()) return false;
-    if (!walk(nullptr)) return false;
+    if (p != slice_begin || info.slices.empty()) close_slice(p);
     info.sample_types.clear();
     for (uint32_t hi : first_seen)
       info.sample_types.emplace_back(md->classes[handlers[hi].cls].name, handlers[hi].count);
+    for (size_t k = 0; k < info.slices.size(); k++) {
+      info.slices[k].counts.assign(first_seen.size(), 0);
+      for (const auto &[hi, n] : slice_counts[k])
+        for (size_t t = 0; t < first_seen.size(); t++)
+          if (first_seen[t] == hi) info.slices[k].counts[t] = n;
+    }
     return true;
   }
 
-  bool read(ProfileBuilder &tables,
-            const std::vector<std::pair<std::string, size_t>> &range_of_type,
-            std::vector<JfrColumnRange> &ranges) {
-    b = &tables;
-    if (!prepare() || !load_pools()) return false;
-    res->set_builder(b);
-    for (Handler &h : handlers) {
-      h.range = SIZE_MAX;
-      if (h.kind != Handler::sample) continue;
-      for (const auto &[type, range] : range_of_type)
-        if (type == md->classes[h.cls].name) h.range = range;
+  // Pass 2: decodes the samples of one slice.
+  bool decode_slice(size_t s, std::vector<JfrColumnRange> &ranges, JfrSliceRefs *refs) const {
+    const uint8_t *const base = reinterpret_cast<const uint8_t *>(data.data());
+    const JfrSlice &sl = info.slices[s];
+    const uint8_t *p = base + sl.begin, *const end = base + sl.end;
+    RefIndex index;
+    index.refs = refs;
+    uint32_t until_check = 1 << 16;
+    while (p < end) {
+      const uint8_t *const ev = p;
+      const uint8_t *ev_end = nullptr;
+      uint64_t type = 0;
+      if (!(p = event_header(ev, &ev_end, &type))) { // cannot happen: the survey walked them
+        refs->error = corrupt_header(ev);
+        refs->error_offset = ev - base;
+        return false;
+      }
+      const uint32_t hi = handler_for(type);
+      if (hi != kNull) {
+        const Handler &h = handlers[hi];
+        if (h.kind == Handler::sample && h.range < ranges.size())
+          on_sample(h, p, ev_end, static_cast<size_t>(ev - base), ranges, index);
+      }
+      p = ev_end;
+      if (--until_check == 0) {
+        until_check = 1 << 16;
+        if (options.cancelled()) {
+          refs->error = "cancelled";
+          return false;
+        }
+      }
     }
-    if (!walk(&ranges)) return false;
-    // Producer.
+    return true;
+  }
+
+  bool survey(size_t slice_bytes) {
+    if (!prepare()) return false;
+    if (!walk(std::max<size_t>(slice_bytes, 1))) return false;
     bool async_profiler = false;
     for (const JfrClass &c : md->classes)
       if (c.name.starts_with("profiler.")) async_profiler = true;
@@ -570,16 +683,59 @@ struct JfrChunkReader::Impl {
     } else {
       info.producer = "JDK Flight Recorder";
     }
-    if (bad_events)
-      b->warn(std::to_string(bad_events) + " corrupt JFR event(s) skipped in the chunk at byte " +
-                  std::to_string(chunk.offset),
-              bad_event_offset);
-    if (res->missing_refs())
-      b->warn(std::to_string(res->missing_refs()) +
-                  " reference(s) to missing constant-pool entries (first: " +
-                  res->missing_ref_what() + ")",
-              res->missing_ref_offset());
     return true;
+  }
+
+  void route(const std::vector<std::pair<std::string, size_t>> &range_of_type) {
+    for (Handler &h : handlers) {
+      h.range = SIZE_MAX;
+      if (h.kind != Handler::sample) continue;
+      for (const auto &[type, range] : range_of_type)
+        if (type == md->classes[h.cls].name) h.range = range;
+    }
+  }
+
+  bool resolve(const JfrSliceRefs &refs, ProfileBuilder &tables,
+               std::vector<JfrColumnRange> &ranges) {
+    if (!load_pools()) return false;
+    res->set_builder(&tables);
+    std::vector<StackId> stacks(refs.stacks.size());
+    std::vector<ThreadId> threads(refs.threads.size());
+    for (uint32_t o : refs.order) {
+      if (o & 1) {
+        const JfrSliceRefs::Ref &r = refs.threads[o >> 1];
+        ThreadId t = kNull;
+        if (r.type >= 0) t = res->thread(r.type, r.key, r.at);
+        if (t == kNull && r.type_b >= 0) t = res->thread(r.type_b, r.key_b, r.at);
+        threads[o >> 1] = t == kNull ? res->unknown_thread() : t;
+      } else {
+        const JfrSliceRefs::Ref &r = refs.stacks[o >> 1];
+        stacks[o >> 1] = res->stack(r.type, r.key, r.at);
+      }
+    }
+    for (JfrColumnRange &r : ranges) {
+      if (!r.columns) continue;
+      StackId *st = r.columns->stack.data() + r.begin;
+      ThreadId *th = r.columns->thread.data() + r.begin;
+      for (size_t i = 0; i < r.written; i++) {
+        if (st[i] != kNoStack) st[i] = stacks[st[i]];
+        th[i] = threads[th[i]];
+      }
+    }
+    return true;
+  }
+
+  void finish(ProfileBuilder &tables, int64_t bad_events, int64_t bad_event_offset) {
+    if (bad_events)
+      tables.warn(std::to_string(bad_events) +
+                      " corrupt JFR event(s) skipped in the chunk at byte " +
+                      std::to_string(chunk.offset),
+                  bad_event_offset);
+    if (res && res->missing_refs())
+      tables.warn(std::to_string(res->missing_refs()) +
+                      " reference(s) to missing constant-pool entries (first: " +
+                      res->missing_ref_what() + ")",
+                  res->missing_ref_offset());
   }
 };
 
@@ -590,13 +746,22 @@ JfrChunkReader::JfrChunkReader(std::string_view data, const JfrChunkHeader &chun
 
 JfrChunkReader::~JfrChunkReader() = default;
 
-bool JfrChunkReader::survey() {
-  return impl_->survey();
+bool JfrChunkReader::survey(size_t slice_bytes) {
+  return impl_->survey(slice_bytes);
 }
-bool JfrChunkReader::read(ProfileBuilder &tables,
-                          const std::vector<std::pair<std::string, size_t>> &range_of_type,
-                          std::vector<JfrColumnRange> &ranges) {
-  return impl_->read(tables, range_of_type, ranges);
+void JfrChunkReader::route(const std::vector<std::pair<std::string, size_t>> &range_of_type) {
+  impl_->route(range_of_type);
+}
+bool JfrChunkReader::decode(size_t s, std::vector<JfrColumnRange> &ranges,
+                            JfrSliceRefs *refs) const {
+  return impl_->decode_slice(s, ranges, refs);
+}
+bool JfrChunkReader::resolve(const JfrSliceRefs &refs, ProfileBuilder &tables,
+                             std::vector<JfrColumnRange> &ranges) {
+  return impl_->resolve(refs, tables, ranges);
+}
+void JfrChunkReader::finish(ProfileBuilder &tables, int64_t bad_events, int64_t bad_event_offset) {
+  impl_->finish(tables, bad_events, bad_event_offset);
 }
 const JfrChunkInfo &JfrChunkReader::info() const {
   return impl_->info;

@@ -1,9 +1,12 @@
-// JfrChunkReader: reads one JFR chunk in two passes. survey() parses the metadata, the
-// recording settings and counts the samples of each JFR event type (a walk over event
-// headers); read() indexes the constant pools, decodes every sample and writes it straight
-// into its slot of the final sample columns, resolving threads, stack traces, methods and
-// classes lazily and once each into a ProfileBuilder. Chunks are self-contained, so readers of
-// different chunks run in parallel on disjoint column ranges. One reader per thread.
+// JfrChunkReader: reads one JFR chunk. survey() parses the metadata and the recording
+// settings and walks the event headers, counting the samples of each JFR event type and
+// cutting the events into slices of a few MB. Then the slices are decoded — in parallel, even
+// within one chunk — each straight into its slot of the final sample columns, with the
+// stacks and threads it references collected as indexes into a JfrSliceRefs; resolve() then
+// turns those references into model ids, slice after slice in file order, through the
+// chunk's constant pools (each pool entry decoded once) into one ProfileBuilder.
+// Threading: survey(), route(), resolve() and finish() on one thread at a time; decode() of
+// different slices on any threads at once (it reads only what survey() prepared).
 #pragma once
 
 #include "formats/jfr_chunk.h"
@@ -19,6 +22,12 @@ namespace hotlines {
 
 class JfrMetadataCache;
 
+// A run of whole events of a chunk, [begin, end) in the file, decoded as one unit of work.
+struct JfrSlice {
+  size_t begin = 0, end = 0;
+  std::vector<int64_t> counts; // events of each of the chunk's sample_types in the slice
+};
+
 // What a chunk says about its recording, besides samples.
 struct JfrChunkInfo {
   std::string exec_setting; // the first `event` ActiveSetting ("cpu", "cycles"), "" if none
@@ -28,9 +37,10 @@ struct JfrChunkInfo {
   // Sample-producing JFR event types present in the chunk, in order of first appearance,
   // with their number of events.
   std::vector<std::pair<std::string, int64_t>> sample_types;
+  std::vector<JfrSlice> slices; // the chunk's events, in order
 };
 
-// The sample columns of one product event, sized by the caller before read().
+// The sample columns of one product event, sized by the caller before decoding.
 struct JfrEventColumns {
   std::vector<StackId> stack;
   std::vector<ThreadId> thread;
@@ -39,12 +49,28 @@ struct JfrEventColumns {
   std::vector<int64_t> value; // allocated only when a source has values other than the count
 };
 
-// Where one chunk writes the samples of one product event: [begin, begin + capacity).
+// Where one slice writes the samples of one product event: [begin, begin + capacity).
 struct JfrColumnRange {
   JfrEventColumns *columns = nullptr;
   size_t begin = 0;
   size_t capacity = 0;
-  size_t written = 0; // set by read(); less than capacity when corrupt events were skipped
+  size_t written = 0; // set by decode(); less than capacity when corrupt events were skipped
+};
+
+// The constant-pool references of one decoded slice, in order of first use. Until resolve(),
+// the slice's stack and thread columns hold indexes into `refs`.
+struct JfrSliceRefs {
+  struct Ref {
+    int type = -1, type_b = -1;  // pool classes; -1: no reference
+    uint64_t key = 0, key_b = 0; // a thread: the sampled thread, else (b) the event thread
+    size_t at = 0;               // where the first use is, for warnings
+  };
+  std::vector<Ref> stacks, threads;
+  // Resolution order: index into stacks (even) or threads (odd), as 2 * i + is_thread.
+  std::vector<uint32_t> order;
+  int64_t bad_events = 0, bad_event_offset = -1;
+  std::string error; // set when the slice cannot be decoded
+  int64_t error_offset = -1;
 };
 
 class JfrChunkReader {
@@ -55,15 +81,23 @@ public:
                  const LoadOptions &options, JfrMetadataCache *cache = nullptr);
   ~JfrChunkReader();
 
-  // Pass 1: metadata, settings and sample counts into info(). False on corrupt data.
-  bool survey();
-  // Pass 2: every sample into its range: samples of JFR type T go to ranges[i] for the pair
-  // (T, i) in `range_of_type`; types not listed are skipped without decoding. Ids come from `tables`. Problems
-  // that lose single events or references become warnings on `tables`. False on corrupt data
-  // or cancellation.
-  bool read(ProfileBuilder &tables,
-            const std::vector<std::pair<std::string, size_t>> &range_of_type,
-            std::vector<JfrColumnRange> &ranges);
+  // Pass 1: metadata, settings, sample counts and slices of about `slice_bytes` into info().
+  // False on corrupt data.
+  bool survey(size_t slice_bytes);
+  // Before pass 2: samples of JFR type T go to ranges[i] for the pair (T, i) in
+  // `range_of_type`; types not listed are skipped without decoding.
+  void route(const std::vector<std::pair<std::string, size_t>> &range_of_type);
+  // Pass 2, on any thread: info().slices[s] into `ranges` (by event index), its references
+  // into *refs. False (with refs->error) on corrupt data or cancellation.
+  bool decode(size_t s, std::vector<JfrColumnRange> &ranges, JfrSliceRefs *refs) const;
+  // Pass 2, slice after slice in order: the references of a decoded slice resolved into
+  // `tables`, and its columns rewritten to the model's ids. Problems that lose single
+  // references become warnings. False when the constant pools are corrupt.
+  bool resolve(const JfrSliceRefs &refs, ProfileBuilder &tables,
+               std::vector<JfrColumnRange> &ranges);
+  // After the last slice: warnings about the chunk's skipped events (the sum of its slices')
+  // and missing references into `tables`.
+  void finish(ProfileBuilder &tables, int64_t bad_events, int64_t bad_event_offset);
 
   const JfrChunkInfo &info() const;
   const std::string &error() const;

@@ -1,9 +1,11 @@
-// JFR reader: splits the file into chunks, surveys them (sample counts per event type and the
-// recording's settings), sizes the final sample columns exactly, then reads the chunks — in
-// parallel when options.threads allows — each straight into its own column ranges, merging
-// their tables (strings, functions, frames, stacks, threads) in file order. The profile is the
-// same whatever the thread count. A truncated tail becomes a warning; corrupt data in a
-// complete chunk is an error with its byte offset. Workers never share a builder.
+// JFR reader: splits the file into chunks, surveys them (sample counts per event type, the
+// recording's settings, and slices of a few MB of events), sizes the final sample columns
+// exactly, then decodes the slices — in parallel when options.threads allows, even within one
+// chunk — each straight into its own column ranges. A chunk's slices resolve their references
+// into the chunk's tables one after another in file order (the first chunk's are the output's);
+// the chunks' tables (strings, functions, frames, stacks, threads) are merged in file order.
+// The profile is the same whatever the thread count and slice size. A truncated tail becomes a
+// warning; corrupt data in a complete chunk is an error with its byte offset.
 #include "formats/jfr_reader.h"
 
 #include "formats/jfr_chunk.h"
@@ -105,14 +107,29 @@ struct PlannedEvent {
   size_t cursor = 0; // samples kept so far, in file order
 };
 
+constexpr size_t kDefaultSliceBytes = size_t{4} << 20;
+
+struct SliceWork {
+  size_t chunk = 0, index = 0;        // info.slices[index] of chunks[chunk]
+  std::vector<JfrColumnRange> ranges; // by event index
+  std::string error;
+  int64_t error_offset = -1;
+  int64_t bad_events = 0, bad_event_offset = -1;
+};
+
 struct ChunkWork {
   JfrChunkInfo info;
   std::string error;
   int64_t error_offset = -1;
+  std::unique_ptr<JfrChunkReader> reader;
   std::vector<std::pair<std::string, size_t>> range_of_type; // JFR type -> event index
-  std::vector<JfrColumnRange> ranges;                        // by event index
+  size_t first_slice = 0;                                    // index into JfrRead::slices
   std::unique_ptr<ProfileBuilder> builder;                   // chunks after the first
   std::unique_ptr<Profile> tables;
+  // The slices resolve in order: `resolved` of them have, guarded by mu.
+  std::mutex mu;
+  std::condition_variable cv;
+  size_t resolved = 0;
 };
 
 // Sizes a column. Large ones ask for transparent huge pages first: zero-filling hundreds of MB
@@ -186,25 +203,28 @@ struct JfrRead {
       : data(data), options(options), list(list), n(list.chunks.size()), chunks(n) {
     recording_span(list, &start, &end);
     threads = options.threads ? options.threads : std::thread::hardware_concurrency();
-    threads = static_cast<unsigned>(std::clamp<size_t>(threads, 1, n));
+    threads = std::max(threads, 1u);
   }
 
   // Pass 1, on a worker: what chunk i holds.
   void survey_chunk(size_t i);
+  // The slices of every chunk, in file order.
+  void plan_slices();
   // Whether chunk i failed; if so, `failure` says how.
   bool chunk_failed(size_t i);
   // Product events in order of first appearance, and which event each chunk's types feed.
   void plan_events();
   // Drops the events options.only_event leaves out.
   void select_event();
-  // Each chunk's range in its events' columns, and the columns sized to hold them all.
+  // Each slice's range in its events' columns, and the columns sized to hold them all.
   void plan_ranges();
-  // Pass 2, on a worker: chunk i's samples into its ranges, its tables into its own builder
-  // (the first chunk's into `out`).
-  void read_chunk(size_t i);
-  // Pass 2, in file order: chunk i's tables merged into `out`, its samples remapped to them
-  // and moved down over gaps. False (with `failure` set) to stop.
-  bool merge_chunk(size_t i);
+  // Pass 2, on a worker: slice k decoded into its ranges, then, in its chunk's order, its
+  // references resolved into the chunk's builder (the first chunk's is `out`).
+  void read_slice(size_t k);
+  // Pass 2, in file order: once slice k is its chunk's last, the chunk's tables merged into
+  // `out`, its samples remapped to them and moved down over gaps. False (with `failure` set)
+  // to stop.
+  bool merge_slice(size_t k);
   // The events into `out`, with optional columns dropped where they hold defaults. False
   // (with `failure` set) when an event's totals overflow.
   bool add_events();
@@ -218,6 +238,7 @@ struct JfrRead {
   int64_t start, end;
   unsigned threads;
   std::vector<ChunkWork> chunks;
+  std::vector<SliceWork> slices;
   JfrMetadataCache metadata_cache;
   LoadResult failure;
   std::vector<PlannedEvent> events;
@@ -230,12 +251,14 @@ struct JfrRead {
 
 void JfrRead::survey_chunk(size_t i) {
   try {
-    JfrChunkReader reader(data, list.chunks[i], start, options, &metadata_cache);
-    if (!reader.survey()) {
-      chunks[i].error = reader.error();
-      chunks[i].error_offset = reader.error_offset();
+    ChunkWork &c = chunks[i];
+    c.reader =
+        std::make_unique<JfrChunkReader>(data, list.chunks[i], start, options, &metadata_cache);
+    if (!c.reader->survey(options.jfr_slice_bytes ? options.jfr_slice_bytes : kDefaultSliceBytes)) {
+      c.error = c.reader->error();
+      c.error_offset = c.reader->error_offset();
     }
-    chunks[i].info = reader.info();
+    c.info = c.reader->info();
   } catch (const std::exception &e) { // out of memory
     chunks[i].error = std::string("cannot read JFR chunk: ") + e.what();
     chunks[i].error_offset = static_cast<int64_t>(list.chunks[i].offset);
@@ -302,18 +325,33 @@ void JfrRead::select_event() {
     for (auto &type_event : c.range_of_type) type_event.second = 0;
 }
 
-void JfrRead::plan_ranges() {
-  for (ChunkWork &c : chunks) {
-    c.ranges.resize(events.size());
-    for (const auto &[type, e] : c.range_of_type)
-      for (const auto &[surveyed, count] : c.info.sample_types)
-        if (surveyed == type) c.ranges[e].capacity += static_cast<size_t>(count);
-    for (size_t e = 0; e < events.size(); e++) {
-      c.ranges[e].columns = &events[e].columns;
-      c.ranges[e].begin = events[e].size;
-      events[e].size += c.ranges[e].capacity;
+void JfrRead::plan_slices() {
+  for (size_t i = 0; i < n; i++) {
+    chunks[i].first_slice = slices.size();
+    for (size_t k = 0; k < chunks[i].info.slices.size(); k++) {
+      slices.emplace_back();
+      slices.back().chunk = i;
+      slices.back().index = k;
     }
   }
+}
+
+void JfrRead::plan_ranges() {
+  for (SliceWork &sw : slices) {
+    const ChunkWork &c = chunks[sw.chunk];
+    const JfrSlice &sl = c.info.slices[sw.index];
+    sw.ranges.resize(events.size());
+    for (const auto &[type, e] : c.range_of_type)
+      for (size_t t = 0; t < c.info.sample_types.size(); t++)
+        if (c.info.sample_types[t].first == type)
+          sw.ranges[e].capacity += static_cast<size_t>(sl.counts[t]);
+    for (size_t e = 0; e < events.size(); e++) {
+      sw.ranges[e].columns = &events[e].columns;
+      sw.ranges[e].begin = events[e].size;
+      events[e].size += sw.ranges[e].capacity;
+    }
+  }
+  for (ChunkWork &c : chunks) c.reader->route(c.range_of_type);
   for (PlannedEvent &ev : events) {
     size_column(ev.columns.stack, ev.size);
     size_column(ev.columns.thread, ev.size);
@@ -323,57 +361,99 @@ void JfrRead::plan_ranges() {
   }
 }
 
-void JfrRead::read_chunk(size_t i) {
+void JfrRead::read_slice(size_t k) {
+  SliceWork &sw = slices[k];
+  ChunkWork &c = chunks[sw.chunk];
+  const bool last = sw.index + 1 == c.info.slices.size();
+  JfrSliceRefs refs;
+  bool decoded = false;
   try {
-    ChunkWork &c = chunks[i];
-    ProfileBuilder *tables = &out;
-    if (i > 0) {
-      c.builder = std::make_unique<ProfileBuilder>();
-      tables = c.builder.get();
-    }
-    JfrChunkReader reader(data, list.chunks[i], start, options, &metadata_cache);
-    if (!reader.read(*tables, c.range_of_type, c.ranges)) {
-      c.error = reader.error();
-      c.error_offset = reader.error_offset();
-    }
-    c.info = reader.info();
-    if (c.builder) {
-      c.tables = c.builder->finish();
-      c.builder.reset();
+    decoded = c.reader->decode(sw.index, sw.ranges, &refs);
+  } catch (const std::exception &e) { // out of memory
+    refs.error = std::string("cannot read JFR chunk: ") + e.what();
+  }
+  sw.bad_events = refs.bad_events;
+  sw.bad_event_offset = refs.bad_event_offset;
+  if (!decoded) {
+    sw.error = refs.error;
+    sw.error_offset = refs.error_offset;
+  }
+  // This slice's turn: the slices before it in the chunk have resolved (or failed).
+  std::unique_lock<std::mutex> lock(c.mu);
+  c.cv.wait(lock, [&] { return c.resolved == sw.index; });
+  lock.unlock();
+  try {
+    if (decoded && c.error.empty()) {
+      ProfileBuilder *tables = &out;
+      if (sw.chunk > 0) {
+        if (!c.builder) c.builder = std::make_unique<ProfileBuilder>();
+        tables = c.builder.get();
+      }
+      if (!c.reader->resolve(refs, *tables, sw.ranges)) {
+        c.error = c.reader->error();
+        c.error_offset = c.reader->error_offset();
+      }
+      if (last && c.error.empty()) {
+        int64_t bad = 0, bad_at = -1;
+        for (size_t j = c.first_slice; j <= k; j++) {
+          if (slices[j].bad_events && bad == 0) bad_at = slices[j].bad_event_offset;
+          bad += slices[j].bad_events;
+        }
+        c.reader->finish(*tables, bad, bad_at);
+        if (c.builder) {
+          c.tables = c.builder->finish();
+          c.builder.reset();
+        }
+      }
     }
   } catch (const std::exception &e) { // out of memory
-    chunks[i].error = std::string("cannot read JFR chunk: ") + e.what();
-    chunks[i].error_offset = static_cast<int64_t>(list.chunks[i].offset);
-    chunks[i].builder.reset();
+    if (c.error.empty()) {
+      c.error = std::string("cannot read JFR chunk: ") + e.what();
+      c.error_offset = static_cast<int64_t>(list.chunks[sw.chunk].offset);
+    }
   }
+  if (last) c.builder.reset();
+  lock.lock();
+  c.resolved++;
+  lock.unlock();
+  c.cv.notify_all();
 }
 
-bool JfrRead::merge_chunk(size_t i) {
+bool JfrRead::merge_slice(size_t k) {
+  const SliceWork &sw = slices[k];
+  const size_t i = sw.chunk;
   ChunkWork &c = chunks[i];
+  if (!sw.error.empty() && c.error.empty()) {
+    failure = LoadResult::failure(sw.error, sw.error_offset);
+    return false;
+  }
+  if (sw.index + 1 < c.info.slices.size()) return true;
   if (chunk_failed(i)) return false;
+  c.reader.reset();
   ProfileBuilder::IdMaps maps;
   if (c.tables) maps = out.add_tables(*c.tables);
   const std::vector<StackId> &stmap = maps.stacks;
   const std::vector<ThreadId> &tmap = maps.threads;
   c.tables.reset();
-  for (size_t e = 0; e < events.size(); e++) {
-    JfrColumnRange &r = c.ranges[e];
-    JfrEventColumns &col = events[e].columns;
-    if (i > 0)
-      for (size_t k = r.begin; k < r.begin + r.written; k++) {
-        if (col.stack[k] != kNoStack) col.stack[k] = stmap[col.stack[k]];
-        col.thread[k] = tmap[col.thread[k]];
+  for (size_t j = c.first_slice; j <= k; j++)
+    for (size_t e = 0; e < events.size(); e++) {
+      JfrColumnRange &r = slices[j].ranges[e];
+      JfrEventColumns &col = events[e].columns;
+      if (i > 0)
+        for (size_t x = r.begin; x < r.begin + r.written; x++) {
+          if (col.stack[x] != kNoStack) col.stack[x] = stmap[col.stack[x]];
+          col.thread[x] = tmap[col.thread[x]];
+        }
+      const size_t to = events[e].cursor;
+      if (to != r.begin) { // corrupt events left a gap before this range
+        move_down(col.stack, r.begin, to, r.written);
+        move_down(col.thread, r.begin, to, r.written);
+        move_down(col.time, r.begin, to, r.written);
+        move_down(col.count, r.begin, to, r.written);
+        move_down(col.value, r.begin, to, r.written);
       }
-    const size_t to = events[e].cursor;
-    if (to != r.begin) { // corrupt events left a gap before this range
-      move_down(col.stack, r.begin, to, r.written);
-      move_down(col.thread, r.begin, to, r.written);
-      move_down(col.time, r.begin, to, r.written);
-      move_down(col.count, r.begin, to, r.written);
-      move_down(col.value, r.begin, to, r.written);
+      events[e].cursor += r.written;
     }
-    events[e].cursor += r.written;
-  }
   if (std::find(producers.begin(), producers.end(), c.info.producer) == producers.end())
     producers.push_back(c.info.producer);
   if (period == 0) period = c.info.period_ns;
@@ -454,21 +534,22 @@ LoadResult read_chunks(std::string_view data, const LoadOptions &options) {
 
   // Pass 1: what each chunk holds.
   run_in_order(
-      r.n, r.threads, [&](size_t i) { r.survey_chunk(i); },
-      [&](size_t i) { return !r.chunk_failed(i); });
+      r.n, static_cast<unsigned>(std::min<size_t>(r.threads, r.n)),
+      [&](size_t i) { r.survey_chunk(i); }, [&](size_t i) { return !r.chunk_failed(i); });
   if (!r.failure.error.empty()) return std::move(r.failure);
   if (options.cancelled()) return LoadResult::failure("cancelled");
 
   // Plan: product events in order of first appearance, each chunk's range in their columns.
   r.plan_events();
   r.select_event();
+  r.plan_slices();
   r.plan_ranges();
 
   // Pass 2: samples into their ranges, tables merged in file order. The first chunk builds
   // its tables in the output builder itself, so its ids need no mapping.
   run_in_order(
-      r.n, r.threads, [&](size_t i) { r.read_chunk(i); },
-      [&](size_t i) { return r.merge_chunk(i); });
+      r.slices.size(), static_cast<unsigned>(std::min<size_t>(r.threads, r.slices.size())),
+      [&](size_t k) { r.read_slice(k); }, [&](size_t k) { return r.merge_slice(k); });
   if (!r.failure.error.empty()) return std::move(r.failure);
 
   if (!r.add_events()) return std::move(r.failure);

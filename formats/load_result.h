@@ -44,6 +44,9 @@ struct LoadOptions {
   // no such event, all are loaded. For one-query commands on big JFR files; pprof and
   // collapsed readers load everything.
   std::optional<std::string> only_event;
+  // Bytes of JFR events decoded as one unit of work (0: the reader's default of a few MB).
+  // Tests make it small to cut the fixtures into many slices; the profile is the same.
+  size_t jfr_slice_bytes = 0;
 
   bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
 };

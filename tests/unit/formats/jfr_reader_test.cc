@@ -77,6 +77,25 @@ TEST_P(JfrFixture, SameProfileWithOneOrTwoThreads) {
   expect_identical(*one.profile, *two.profile);
 }
 
+// Chunks cut into slices decoded in parallel: whatever the slice size (down to one event a
+// slice) and thread count, the profile is the one a whole-chunk read gives.
+TEST_P(JfrFixture, SameProfileWhateverTheSlices) {
+  std::string bytes = plain_bytes(GetParam());
+  LoadResult whole = load(bytes, 1);
+  ASSERT_TRUE(whole.ok());
+  for (size_t slice_bytes : {size_t{1}, size_t{3000}, size_t{64} << 10})
+    for (unsigned threads : {1u, 2u}) {
+      SCOPED_TRACE("slices of " + std::to_string(slice_bytes) + " bytes, " +
+                   std::to_string(threads) + " threads");
+      LoadOptions o;
+      o.threads = threads;
+      o.jfr_slice_bytes = slice_bytes;
+      LoadResult sliced = read_jfr(bytes, o);
+      ASSERT_TRUE(sliced.ok()) << sliced.describe();
+      expect_identical(*whole.profile, *sliced.profile);
+    }
+}
+
 // LoadOptions::only_event: the one event, exactly as in a full load; "" is the default event;
 // an event the file lacks loads them all.
 TEST_P(JfrFixture, OnlyEventLoadsThatEventExactly) {
