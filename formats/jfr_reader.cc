@@ -22,6 +22,7 @@
 #include <sys/mman.h>
 #include <system_error>
 #include <thread>
+#include <unistd.h>
 
 namespace hotlines {
 
@@ -225,6 +226,9 @@ struct JfrRead {
   // `out`, its samples remapped to them and moved down over gaps. False (with `failure` set)
   // to stop.
   bool merge_slice(size_t k);
+  // With options.discard_input, chunk i's bytes given back to the system: nothing reads them
+  // once the chunk is merged.
+  void release_chunk(size_t i);
   // The events into `out`, with optional columns dropped where they hold defaults. False
   // (with `failure` set) when an event's totals overflow.
   bool add_events();
@@ -419,6 +423,15 @@ void JfrRead::read_slice(size_t k) {
   c.cv.notify_all();
 }
 
+void JfrRead::release_chunk(size_t i) {
+  if (!options.discard_input) return;
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const uintptr_t base = reinterpret_cast<uintptr_t>(data.data());
+  const uintptr_t begin = (base + list.chunks[i].offset + page - 1) & ~(page - 1);
+  const uintptr_t end = (base + list.chunks[i].end()) & ~(page - 1);
+  if (end > begin) madvise(reinterpret_cast<void *>(begin), end - begin, MADV_DONTNEED);
+}
+
 bool JfrRead::merge_slice(size_t k) {
   const SliceWork &sw = slices[k];
   const size_t i = sw.chunk;
@@ -430,6 +443,7 @@ bool JfrRead::merge_slice(size_t k) {
   if (sw.index + 1 < c.info.slices.size()) return true;
   if (chunk_failed(i)) return false;
   c.reader.reset();
+  release_chunk(i);
   ProfileBuilder::IdMaps maps;
   if (c.tables) maps = out.add_tables(*c.tables);
   const std::vector<StackId> &stmap = maps.stacks;

@@ -47,6 +47,11 @@ struct LoadOptions {
   // Bytes of JFR events decoded as one unit of work (0: the reader's default of a few MB).
   // Tests make it small to cut the fixtures into many slices; the profile is the same.
   size_t jfr_slice_bytes = 0;
+  // The caller owns the input bytes, will not read them again, and lets the reader give their
+  // memory back to the system as it finishes with them (a JFR chunk once it is read), so a
+  // big file's pages do not stay resident beside the profile. The bytes must be writable
+  // memory of their own (a heap buffer), not a view into something shared.
+  bool discard_input = false;
 
   bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
 };

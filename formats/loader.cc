@@ -170,7 +170,9 @@ LoadResult load_profile_file(const std::string &path, const LoadOptions &options
     ReadStatus st = read_regular_file(path, &bytes, &err, ro);
     if (st == ReadStatus::cancelled) return LoadResult::failure("cancelled");
     if (st != ReadStatus::ok) return LoadResult::failure("cannot read " + path + ": " + err);
-    LoadResult r = load_bytes(bytes.view(), options);
+    LoadOptions own = options;
+    own.discard_input = true; // nothing reads `bytes` after the load
+    LoadResult r = load_bytes(bytes.view(), own);
     if (!r.ok()) r.error = path + ": " + r.error;
     return r;
   });
