@@ -143,7 +143,7 @@ record_deep_ap() {
   mv "$tmp" "$out"
 }
 
-field() { sed -n "s/.*[[:space:]]$1=\([^[:space:]]*\).*/\1/p" <<< "$2"; }
+field() { sed -n "s|.*[[:space:]]$1=\([^[:space:]]*\).*|\1|p" <<< "$2"; }
 
 describe() {
   local f=$1 size summary stats
