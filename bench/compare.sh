@@ -146,7 +146,7 @@ for i in "${!files[@]}"; do
       case $t in
         load* | hot_*) ;;
         *) [ -n "$base" ] && [ "$base" != failed ] &&
-             ratio=$(awk -v a="$s" -v b="$base" 'BEGIN { if (b > 0) printf "%.1f×", a / b }') ;;
+             ratio=$(awk -v a="$s" -v b="$base" 'BEGIN { if (b > 0) printf "%.2g×", a / b }') ;;
       esac
       rate=$(awk -v m="$mb" -v s="$s" 'BEGIN { if (s > 0) printf "%.0f", m / s }')
       row="$s | $rate | ${rss[$key]} | $ratio | ${extra[$key]:-}"
