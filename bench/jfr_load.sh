@@ -11,9 +11,13 @@
 # Copies of one recording, not different recordings: the JDK's parser reuses constant-pool
 # entries across chunks by key, so `jfr print` mixes up (and may crash on) concatenations of
 # different recordings; hotlines reads each chunk with its own pools.
-# Usage: bench/jfr_load.sh [BUILD_DIR]   (default: build; needs jfr_load_bench and hotlines)
+# Usage: bench/jfr_load.sh [--data-only] [BUILD_DIR]   (default: build; needs jfr_load_bench and
+#   hotlines). --data-only makes the file and measures nothing (bench/compare.sh uses it);
+#   BENCH_DATA=DIR keeps the file in DIR instead of BUILD_DIR/bench-data.
 set -euo pipefail
 
+data_only=false
+if [ "${1:-}" = --data-only ]; then data_only=true; shift; fi
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
 bench=$build/bench/jfr_load_bench
@@ -25,7 +29,7 @@ for tool in java javac jfr; do
   command -v $tool > /dev/null || { echo "missing $tool (a JDK is needed)" >&2; exit 1; }
 done
 
-data=$build/bench-data
+data=${BENCH_DATA:-$build/bench-data}
 big=$data/jfr-bench.jfr
 target=$((200 * 1000 * 1000))
 mkdir -p "$data"
@@ -56,6 +60,8 @@ EOF
     cat "$data/recording.jfr" >> "$big"
   done
 fi
+
+$data_only && exit 0
 
 size=$(stat -c %s "$big")
 echo "== file: $big"

@@ -3,7 +3,8 @@
 // threads), reporting bytes/s and samples/s. With `--load FILE [--threads N] [--repeat K]`:
 // loads FILE as `hotlines info` does (read into memory + read_jfr), builds the index, and
 // prints one line of numbers for bench/jfr_load.sh — MB/s, samples/s, bytes/sample, CPU time,
-// peak RSS and peak anonymous (heap) RSS. Single-threaded driver; the reader makes its own workers.
+// distinct stacks and their depth (counted after the timed load), peak RSS and peak anonymous
+// (heap) RSS, and last the format and producer (the rest of the line). Single-threaded driver; the reader makes its own workers.
 #include "formats/jfr_reader.h"
 #include "formats/loader.h"
 #include "server/engine/profile_index.h"
@@ -97,6 +98,7 @@ int load_mode(const std::string &path, unsigned threads, int repeat) {
   const size_t base_anon = base_res - base_shr;
   double best = 1e30, best_cpu = 1e30, best_index = 1e30;
   size_t samples = 0, sample_bytes = 0, stacks = 0, frames = 0;
+  size_t distinct = 0, max_depth = 0, depth_sum = 0;
   std::string producer;
   for (int k = 0; k < repeat; k++) {
     LoadOptions o;
@@ -118,6 +120,20 @@ int load_mode(const std::string &path, unsigned threads, int repeat) {
     sample_bytes = r.profile->sample_bytes();
     stacks = r.profile->stack_count();
     frames = r.profile->frames.size();
+    producer = r.profile->metadata.format + " (" + r.profile->metadata.producer + ")";
+    if (k == 0) { // distinct stacks the samples use (stack nodes also count their prefixes)
+      const Profile &p = *r.profile;
+      std::vector<bool> seen(p.stack_count(), false);
+      distinct = 0, max_depth = 0, depth_sum = 0;
+      for (const Event &e : p.events)
+        for (StackId s : e.samples.stack)
+          if (s != kNoStack && !seen[s]) {
+            seen[s] = true;
+            distinct++;
+            depth_sum += p.stack_depth[s];
+            max_depth = std::max<size_t>(max_depth, p.stack_depth[s]);
+          }
+    }
     std::shared_ptr<const Profile> shared(std::move(r.profile));
     auto t2 = std::chrono::steady_clock::now();
     auto index = ProfileIndex::build(shared, nullptr, threads);
@@ -131,12 +147,15 @@ int load_mode(const std::string &path, unsigned threads, int repeat) {
   const double size = static_cast<double>(std::filesystem::file_size(path));
   printf("threads=%u seconds=%.3f MB/s=%.1f cpu_seconds=%.3f MB/cpu_s=%.1f index_seconds=%.3f "
          "MB/s_with_index=%.1f samples=%zu samples/s=%.0f bytes/sample=%.2f stacks=%zu "
-         "frames=%zu file_MB=%.1f peak_rss_MB=%.1f peak_heap_MB=%.1f\n",
+         "frames=%zu distinct_stacks=%zu max_depth=%zu avg_depth=%.1f file_MB=%.1f peak_rss_MB=%.1f "
+         "peak_heap_MB=%.1f producer=%s\n",
          threads, best, size / best / 1e6, best_cpu, size / best_cpu / 1e6, best_index,
          size / (best + best_index) / 1e6, samples, samples / best,
-         samples ? static_cast<double>(sample_bytes) / samples : 0.0, stacks, frames, size / 1e6,
+         samples ? static_cast<double>(sample_bytes) / samples : 0.0, stacks, frames, distinct,
+         max_depth, distinct ? static_cast<double>(depth_sum) / distinct : 0.0, size / 1e6,
          ru.ru_maxrss / 1024.0,
-         (peak_anon.load() > base_anon ? peak_anon.load() - base_anon : 0) / 1e6);
+         (peak_anon.load() > base_anon ? peak_anon.load() - base_anon : 0) / 1e6,
+         producer.c_str());
   return 0;
 }
 

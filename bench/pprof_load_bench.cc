@@ -2,7 +2,8 @@
 // fixtures (and over $HOTLINES_BENCH_PPROF when set). `--make DIR [--stacks N]` generates
 // DIR/pprof-1m.pb.gz (a Go-like cpu profile with N >= 1,000,000 distinct stacks, written by
 // write_pprof) unless it exists. `--compare FILE` times our load (file -> model, best of 3) and
-// `go tool pprof -top FILE` in the same run and prints the ratio (bench/pprof_load.sh).
+// `go tool pprof -top FILE` in the same run and prints the ratio and each one's peak RSS
+// (bench/pprof_load.sh).
 // Single-threaded.
 #include "formats/gzip.h"
 #include "formats/loader.h"
@@ -19,6 +20,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <sys/resource.h>
 #include <vector>
 
 using namespace hotlines;
@@ -185,6 +187,8 @@ int compare_mode(const std::string &path) {
           }
     }
   }
+  struct rusage self {}; // peak of the loads (one model at a time), before the breakdown below
+  getrusage(RUSAGE_SELF, &self);
   // Where the time goes: inflate vs decode + model.
   {
     std::string gz = read_all(path);
@@ -200,15 +204,18 @@ int compare_mode(const std::string &path) {
   printf("model                %zu samples, %zu distinct stacks, %zu stack nodes, %.1f "
          "bytes/sample\n",
          samples, distinct, stacks, bytes_per_sample);
-  printf("hotlines load        %.3f s  (best of 3; inflate %.3f s + decode/model %.3f s)\n", best,
-         best_inflate, best_read);
+  printf("hotlines load        %.3f s  (best of 3; inflate %.3f s + decode/model %.3f s), peak RSS "
+         "%.1f MB\n",
+         best, best_inflate, best_read, self.ru_maxrss / 1024.0);
   int status = 0;
   double go = time_command("go tool pprof -top '" + path + "' > /dev/null 2>&1", &status);
   if (status != 0) {
     printf("go tool pprof -top   failed (exit %d): is golang-go installed?\n", status);
     return 1;
   }
-  printf("go tool pprof -top   %.3f s\n", go);
+  struct rusage children {};
+  getrusage(RUSAGE_CHILDREN, &children); // the largest waited-for descendant: go's pprof
+  printf("go tool pprof -top   %.3f s, peak RSS %.1f MB\n", go, children.ru_maxrss / 1024.0);
   printf("ratio                %.1fx faster than go tool pprof -top (target >= 5x)\n", go / best);
   return go / best >= 5 ? 0 : 2;
 }
