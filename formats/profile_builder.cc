@@ -76,16 +76,34 @@ StackId ProfileBuilder::stack(StackId parent, FrameId frame) {
   return id;
 }
 
-StackId ProfileBuilder::stack_from_root(std::span<const FrameId> frames_root_first) {
-  StackId s = kNoStack;
-  for (FrameId f : frames_root_first) s = stack(s, f);
+// Stacks built one after another mostly share a prefix with the one before (the same thread's
+// samples, the same framework frames): that prefix's nodes are taken from the last path
+// without a hash lookup each, which for deep stacks is most of the work.
+template <class Frames> StackId ProfileBuilder::stack_along(size_t depth, Frames frame_at) {
+  std::vector<FrameId> &frames = last_path_frames_;
+  std::vector<StackId> &nodes = last_path_nodes_;
+  size_t same = 0;
+  const size_t shared = std::min(depth, frames.size());
+  while (same < shared && frames[same] == frame_at(same)) same++;
+  frames.resize(same);
+  nodes.resize(same);
+  StackId s = same ? nodes[same - 1] : kNoStack;
+  for (size_t i = same; i < depth; i++) {
+    const FrameId f = frame_at(i);
+    s = stack(s, f);
+    frames.push_back(f);
+    nodes.push_back(s);
+  }
   return s;
 }
 
+StackId ProfileBuilder::stack_from_root(std::span<const FrameId> frames_root_first) {
+  return stack_along(frames_root_first.size(), [&](size_t i) { return frames_root_first[i]; });
+}
+
 StackId ProfileBuilder::stack_from_leaf(std::span<const FrameId> frames_leaf_first) {
-  StackId s = kNoStack;
-  for (size_t i = frames_leaf_first.size(); i-- > 0;) s = stack(s, frames_leaf_first[i]);
-  return s;
+  const size_t n = frames_leaf_first.size();
+  return stack_along(n, [&](size_t i) { return frames_leaf_first[n - 1 - i]; });
 }
 
 ThreadId ProfileBuilder::thread(std::string_view name, int64_t os_tid, int64_t java_tid) {
@@ -261,6 +279,8 @@ std::unique_ptr<Profile> ProfileBuilder::finish() {
   frame_ids_.clear();
   stack_ids_.clear();
   thread_ids_.clear();
+  std::vector<FrameId>().swap(last_path_frames_);
+  std::vector<StackId>().swap(last_path_nodes_);
   label_set_ids_.clear();
   if (p_->threads.empty()) p_->threads.push_back(Thread{});
   auto out = std::move(p_);

@@ -67,9 +67,14 @@ public:
 
 private:
   void total(Event &e);
+  // The stack of frames frame_at(0) (root) .. frame_at(depth - 1) (leaf).
+  template <class Frames> StackId stack_along(size_t depth, Frames frame_at);
 
   std::unique_ptr<Profile> p_;
   IdTable string_ids_, function_ids_, frame_ids_, stack_ids_, thread_ids_;
+  // The path of the last stack built from frames, root first: its frames and their nodes.
+  std::vector<FrameId> last_path_frames_;
+  std::vector<StackId> last_path_nodes_;
   std::unordered_map<std::string, uint32_t> label_set_ids_;
 };
 

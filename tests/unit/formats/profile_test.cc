@@ -167,3 +167,36 @@ TEST(Profile, CheckValidCatchesBrokenInvariants) {
     EXPECT_NE(p->check_valid().find("depth"), std::string::npos);
   }
 }
+
+// Stacks built one after another reuse the last path's prefix: the ids are those one stack()
+// call per frame gives, whatever was built before, and the cache does not outlive finish().
+TEST(ProfileBuilder, StacksFromFramesReuseTheLastPathExactly) {
+  ProfileBuilder b;
+  std::vector<FrameId> f;
+  for (int i = 0; i < 5; i++) {
+    Function fn;
+    fn.name = b.intern("f" + std::to_string(i));
+    f.push_back(b.frame(Frame{b.function(fn), i + 1, -1, FrameKind::jit}));
+  }
+  auto by_hand = [&](std::vector<FrameId> root_first) {
+    StackId s = kNoStack;
+    for (FrameId x : root_first) s = b.stack(s, x);
+    return s;
+  };
+  const std::vector<std::vector<FrameId>> paths = {
+      {f[0], f[1], f[2]}, {f[0], f[1], f[3]}, {f[0]}, {}, {f[0], f[1], f[2], f[4]},
+      {f[4], f[1]},       {f[0], f[1], f[3]}};
+  for (const auto &p : paths) {
+    const StackId got = b.stack_from_root(p);
+    EXPECT_EQ(got, by_hand(p));
+    std::vector<FrameId> leaf_first(p.rbegin(), p.rend());
+    EXPECT_EQ(b.stack_from_leaf(leaf_first), got);
+  }
+  const size_t stacks = b.profile().stack_count();
+  EXPECT_EQ(stacks, 7u); // 0; 0 1; 0 1 2; 0 1 3; 0 1 2 4; 4; 4 1
+  b.finish();
+  // A fresh profile: the old path's nodes must not be reused.
+  const StackId s = b.stack_from_root(std::vector<FrameId>{0, 0});
+  EXPECT_EQ(s, 1u);
+  EXPECT_EQ(b.profile().stack_parent[1], 0u);
+}
