@@ -508,10 +508,15 @@ bool JfrRead::add_events() {
     Event &e = out.event_at(id);
     for (const std::string &s : ev.sources) e.sources.push_back(out.intern(s));
     e.samples.stack = std::move(c.stack);
-    e.samples.thread = std::move(c.thread);
-    e.samples.time = std::move(c.time);
-    e.samples.count = std::move(c.count);
-    e.samples.value = std::move(c.value);
+    // Packed one column at a time, each raw column freed once packed.
+    e.samples.thread = PackedInts::pack(c.thread);
+    std::vector<ThreadId>().swap(c.thread);
+    for (auto [raw, packed] :
+         {std::pair{&c.time, &e.samples.time}, std::pair{&c.count, &e.samples.count},
+          std::pair{&c.value, &e.samples.value}}) {
+      *packed = PackedInts::pack(*raw);
+      std::vector<int64_t>().swap(*raw);
+    }
   }
   return true;
 }

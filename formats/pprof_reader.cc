@@ -513,8 +513,12 @@ private:
     Profile &p = b_.profile();
     if (!thread_keys_.empty() && !unnamed_thread_used_ && p.threads.size() > 1) {
       p.threads.erase(p.threads.begin());
-      for (Event &e : p.events)
-        for (ThreadId &t : e.samples.thread) t--;
+      for (Event &e : p.events) {
+        const PackedInts &old = e.samples.thread;
+        PackedInts shifted;
+        for (size_t i = 0; i < old.size(); i++) shifted.push_back(old.at(i) - 1);
+        e.samples.thread = std::move(shifted);
+      }
     }
 
     set_metadata(unpair, event_of_type);

@@ -30,9 +30,8 @@ std::string_view frame_kind_name(FrameKind kind) {
 }
 
 size_t SampleColumns::bytes() const {
-  return stack.size() * sizeof(StackId) + thread.size() * sizeof(ThreadId) +
-         time.size() * sizeof(int64_t) + count.size() * sizeof(int64_t) +
-         value.size() * sizeof(int64_t) + labels.size() * sizeof(uint32_t);
+  return stack.size() * sizeof(StackId) + thread.bytes() + time.bytes() + count.bytes() +
+         value.bytes() + labels.bytes();
 }
 
 size_t Profile::sample_count() const {
@@ -141,7 +140,7 @@ std::string Profile::check_valid() const {
       if (c.thread_at(i) >= threads.size()) return at("event", e) + "thread out of range";
       if (c.labels_at(i) >= label_sets.size()) return at("event", e) + "label set out of range";
       if (c.count_at(i) < 1) return at("event", e) + "count < 1";
-      if (c.has_time() && c.time[i] < 0) return at("event", e) + "negative time";
+      if (c.has_time() && c.time.at(i) < 0) return at("event", e) + "negative time";
       tc = saturating_add(tc, c.count_at(i));
       tv = saturating_add(tv, c.value_at(i));
     }

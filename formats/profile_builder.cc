@@ -132,10 +132,10 @@ EventId ProfileBuilder::event(std::string_view name, std::string_view unit) {
 namespace {
 // Appends v to an optional column, materializing it (filled with `fill`) the first time a
 // sample differs from the default.
-template <typename T, typename U> void put(std::vector<T> &col, size_t n, U v, U dflt, T fill) {
+void put(PackedInts &col, size_t n, int64_t v, int64_t dflt) {
   if (col.empty() && v == dflt) return;
-  if (col.size() < n) col.resize(n, fill);
-  col.push_back(static_cast<T>(v));
+  if (col.size() < n) col.append(n - col.size(), dflt);
+  col.push_back(v);
 }
 } // namespace
 
@@ -143,17 +143,19 @@ void ProfileBuilder::add_sample(EventId event, StackId stack, ThreadId thread, i
                                 int64_t count, int64_t value, uint32_t label_set) {
   SampleColumns &c = p_->events[event].samples;
   const size_t n = c.size();
-  put<ThreadId, ThreadId>(c.thread, n, thread, 0, 0);
-  put<int64_t, int64_t>(c.time, n, time_ns, 0, 0);
-  put<uint32_t, uint32_t>(c.labels, n, label_set, 0, 0);
+  put(c.thread, n, thread, 0);
+  put(c.time, n, time_ns, 0);
+  put(c.labels, n, label_set, 0);
   if (!c.value.empty() || value != count) {
     if (c.value.size() < n) { // value defaulted to each sample's count until now
-      c.value.reserve(n + 1);
-      for (size_t i = 0; i < n; i++) c.value.push_back(c.count_at(i));
+      if (c.count.empty())
+        c.value.append(n, 1);
+      else
+        for (size_t i = 0; i < n; i++) c.value.push_back(c.count.at(i));
     }
     c.value.push_back(value);
   }
-  put<int64_t, int64_t>(c.count, n, count, 1, 1);
+  put(c.count, n, count, 1);
   c.stack.push_back(stack);
 }
 
@@ -245,31 +247,46 @@ bool add_clamped(int64_t *total, int64_t *w) {
 } // namespace
 
 // An event's totals, with sample weights clamped where they would overflow: then every sum
-// over a subset of its samples (any view, any tree node) fits in int64 too.
+// over a subset of its samples (any view, any tree node) fits in int64 too. The packed
+// columns are rewritten only when a weight was clamped.
 void ProfileBuilder::total(Event &e) {
-  e.total_count = 0;
-  e.total_value = 0;
   SampleColumns &c = e.samples;
-  bool clamped = false;
-  for (size_t i = 0; i < c.size(); i++) {
-    int64_t n = c.count_at(i), v = c.value_at(i);
-    if (!c.count.empty() && add_clamped(&e.total_count, &n)) {
-      c.count[i] = n;
-      clamped = true;
-    } else if (c.count.empty()) {
-      e.total_count++;
+  c.thread.shrink_to_fit();
+  c.time.shrink_to_fit();
+  c.count.shrink_to_fit();
+  c.value.shrink_to_fit();
+  c.labels.shrink_to_fit();
+  // One pass; with `count`/`value` non-null, the clamped weights are appended to them.
+  auto pass = [&](PackedInts *count, PackedInts *value) {
+    e.total_count = 0;
+    e.total_value = 0;
+    bool clamped = false;
+    for (size_t i = 0; i < c.size(); i++) {
+      int64_t n = c.count_at(i), v = c.value_at(i);
+      if (!c.count.empty()) {
+        clamped |= add_clamped(&e.total_count, &n);
+        if (count) count->push_back(n);
+      } else {
+        e.total_count++;
+      }
+      if (c.value.empty()) {
+        e.total_value = e.total_count;
+      } else {
+        clamped |= add_clamped(&e.total_value, &v);
+        if (value) value->push_back(v);
+      }
     }
-    if (c.value.empty()) {
-      v = c.count_at(i);
-      e.total_value = e.total_count;
-    } else if (add_clamped(&e.total_value, &v)) {
-      c.value[i] = v;
-      clamped = true;
-    }
-  }
-  if (clamped)
-    warn("event " + std::string(p_->str(e.name)) +
-         ": sample weights clamped where its total would leave the 64-bit range");
+    return clamped;
+  };
+  if (!pass(nullptr, nullptr)) return;
+  PackedInts count, value;
+  pass(c.count.empty() ? nullptr : &count, c.value.empty() ? nullptr : &value);
+  count.shrink_to_fit();
+  value.shrink_to_fit();
+  if (!c.count.empty()) c.count = std::move(count);
+  if (!c.value.empty()) c.value = std::move(value);
+  warn("event " + std::string(p_->str(e.name)) +
+       ": sample weights clamped where its total would leave the 64-bit range");
 }
 
 std::unique_ptr<Profile> ProfileBuilder::finish() {

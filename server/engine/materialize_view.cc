@@ -47,16 +47,18 @@ std::unique_ptr<Profile> materialize_view(const Profile &p, const View &view, st
   ev.sources = src.sources;
   const SampleColumns &c = src.samples;
   SampleColumns &d = ev.samples;
-  filter.for_each(0, c.size(), cancel, [&](size_t i, uint32_t node, int64_t) {
-    d.stack.push_back(node == kNoNode ? kNoStack : node);
-    if (!c.thread.empty()) d.thread.push_back(c.thread[i]);
-    if (!c.time.empty()) d.time.push_back(c.time[i]);
-    if (!c.count.empty()) d.count.push_back(c.count[i]);
-    if (!c.value.empty()) d.value.push_back(c.value[i]);
-    if (!c.labels.empty()) d.labels.push_back(c.labels[i]);
-    ev.total_count += c.count_at(i);
-    ev.total_value += c.value_at(i);
-  });
+  filter.for_each_sample(0, c.size(), cancel,
+                         [&](size_t i, uint32_t node, int64_t, int64_t time, ThreadId thread) {
+                           d.stack.push_back(node == kNoNode ? kNoStack : node);
+                           if (!c.thread.empty()) d.thread.push_back(thread);
+                           if (!c.time.empty()) d.time.push_back(time);
+                           if (!c.count.empty()) d.count.push_back(c.count.at(i));
+                           if (!c.value.empty()) d.value.push_back(c.value.at(i));
+                           if (!c.labels.empty()) d.labels.push_back(c.labels.at(i));
+                           ev.total_count += c.count_at(i);
+                           ev.total_value += c.value_at(i);
+                         });
+  for (PackedInts *col : {&d.thread, &d.time, &d.count, &d.value, &d.labels}) col->shrink_to_fit();
   if (cancel && cancel->load(std::memory_order_relaxed)) {
     if (error) *error = "cancelled";
     return nullptr;

@@ -78,7 +78,8 @@ std::shared_ptr<const ProfileIndex> ProfileIndex::build(std::shared_ptr<const Pr
   for (const Event &e : p.events) {
     if (!e.samples.has_time()) continue;
     idx->has_time_ = true;
-    for (int64_t t : e.samples.time) end = std::max(end, t + 1);
+    const int64_t last = e.samples.time.max();
+    end = std::max(end, last == INT64_MAX ? last : last + 1);
   }
   idx->end_ns_ = end;
 

@@ -40,12 +40,24 @@ public:
   bool passes_everything() const { return pass_all_; }
 
   // Calls fn(i, node, weight) for every passing sample i in [begin, end); node is kNoNode
-  // for an empty stack. Polls `cancel` every 64K samples and stops early when it fires.
+  // for an empty stack. Decodes the packed columns a block (PackedInts::kBlock samples) at a
+  // time; polls `cancel` once per block and stops early when it fires.
   template <class Fn>
-  void for_each(size_t begin, size_t end, const std::atomic<bool> *cancel, Fn &&fn) const;
+  void for_each(size_t begin, size_t end, const std::atomic<bool> *cancel, Fn &&fn) const {
+    pass<false, false>(begin, end, cancel, fn);
+  }
+  // As for_each, with the sample's time (0 when the event has none) and thread:
+  // fn(i, node, weight, time, thread).
+  template <class Fn>
+  void for_each_sample(size_t begin, size_t end, const std::atomic<bool> *cancel, Fn &&fn) const {
+    pass<true, true>(begin, end, cancel, fn);
+  }
 
 private:
   static constexpr uint32_t kDropped = kNoNode - 1;
+
+  template <bool kTime, bool kThread, class Fn>
+  void pass(size_t begin, size_t end, const std::atomic<bool> *cancel, Fn &fn) const;
 
   const SampleColumns *cols_ = nullptr;
   EventId event_ = 0;
@@ -72,26 +84,43 @@ std::vector<uint8_t> threads_matching(const Profile &profile, const ThreadFilter
 // "include: bad pattern 'a(?=b)': invalid perl operator: (?= (patterns are RE2 syntax)".
 bool check_view_patterns(const View &view, std::string *error);
 
-template <class Fn>
-void SampleFilter::for_each(size_t begin, size_t end, const std::atomic<bool> *cancel,
-                            Fn &&fn) const {
+template <bool kTime, bool kThread, class Fn>
+void SampleFilter::pass(size_t begin, size_t end, const std::atomic<bool> *cancel, Fn &fn) const {
+  constexpr size_t kBlock = PackedInts::kBlock;
   const SampleColumns &c = *cols_;
-  const bool use_value = measure_ == Measure::value && !c.value.empty();
-  const int64_t *weights =
-      use_value ? c.value.data() : (c.count.empty() ? nullptr : c.count.data());
+  const PackedInts *weights = measure_ == Measure::value && !c.value.empty() ? &c.value
+                              : c.count.empty()                              ? nullptr
+                                                                             : &c.count;
+  const bool by_thread = !thread_ok_.empty();
+  // Only the columns this pass reads are decoded (a window implies times: compile() checks).
+  const PackedInts *threads = (kThread || by_thread) && !c.thread.empty() ? &c.thread : nullptr;
+  const PackedInts *times = (kTime || window_) && !c.time.empty() ? &c.time : nullptr;
   const StackId *stacks = c.stack.data();
-  const ThreadId *threads = c.thread.empty() ? nullptr : c.thread.data();
-  const int64_t *times = c.time.data();
   const uint32_t *map = stack_node_.empty() ? nullptr : stack_node_.data();
+  const uint8_t *thread_ok = thread_ok_.data();
   const StackTree &tree = *tree_;
-  for (size_t i = begin; i < end; i++) {
-    if ((i & 0xffff) == 0 && cancel && cancel->load(std::memory_order_relaxed)) return;
-    if (!thread_ok_.empty() && !thread_ok_[threads ? threads[i] : 0]) continue;
-    if (window_ && (times[i] < from_ || times[i] >= to_)) continue;
-    StackId s = stacks[i];
-    uint32_t node = s == kNoStack ? empty_node_ : (map ? map[s] : tree.node_of_stack(s));
-    if (node == kDropped) continue;
-    fn(i, node, weights ? weights[i] : int64_t{1});
+  int64_t weight_buf[kBlock], time_buf[kBlock], thread_buf[kBlock];
+  for (size_t first = begin; first < end;) {
+    if (cancel && cancel->load(std::memory_order_relaxed)) return;
+    const size_t n = std::min(end, (first | (kBlock - 1)) + 1) - first;
+    if (weights) weights->decode(first, n, weight_buf);
+    if (times) times->decode(first, n, time_buf);
+    if (threads) threads->decode(first, n, thread_buf);
+    for (size_t k = 0; k < n; k++) {
+      const ThreadId th = threads ? static_cast<ThreadId>(thread_buf[k]) : 0;
+      if (by_thread && !thread_ok[th]) continue;
+      const int64_t t = times ? time_buf[k] : 0;
+      if (window_ && (t < from_ || t >= to_)) continue;
+      const StackId s = stacks[first + k];
+      const uint32_t node = s == kNoStack ? empty_node_ : (map ? map[s] : tree.node_of_stack(s));
+      if (node == kDropped) continue;
+      const int64_t wt = weights ? weight_buf[k] : int64_t{1};
+      if constexpr (kTime || kThread)
+        fn(first + k, node, wt, t, th);
+      else
+        fn(first + k, node, wt);
+    }
+    first += n;
   }
 }
 

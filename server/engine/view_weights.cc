@@ -66,15 +66,16 @@ PassTotals weigh_samples(const SampleFilter &filter, const Profile &p, bool want
     uint64_t samples = 0;
     if (want_threads) {
       int64_t *th = a.thread.data();
-      filter.for_each(b, e, cancel, [&](size_t i, uint32_t node, int64_t wt) {
-        if (node == kNoNode)
-          empty += wt;
-        else
-          self[node] += wt;
-        th[cols.thread_at(i)] += wt;
-        total += wt;
-        samples++;
-      });
+      filter.for_each_sample(b, e, cancel,
+                             [&](size_t, uint32_t node, int64_t wt, int64_t, ThreadId thread) {
+                               if (node == kNoNode)
+                                 empty += wt;
+                               else
+                                 self[node] += wt;
+                               th[thread] += wt;
+                               total += wt;
+                               samples++;
+                             });
     } else {
       filter.for_each(b, e, cancel, [&](size_t, uint32_t node, int64_t wt) {
         if (node == kNoNode)

@@ -49,7 +49,7 @@ std::vector<Row> aggregate_rows(const Profile &p, const CalleeShape &shape, int6
       uint32_t node = s == kNoStack ? kNoNode : shape.of_node[s];
       uint32_t bucket = 0;
       if (bucket_ns > 0 && c.has_time())
-        bucket = static_cast<uint32_t>(std::min<int64_t>(c.time[i] / bucket_ns, buckets - 1));
+        bucket = static_cast<uint32_t>(std::min<int64_t>(c.time.at(i) / bucket_ns, buckets - 1));
       RowKey k{node, c.thread_at(i), bucket};
       auto [it, inserted] = at.try_emplace(k, rows.size());
       if (inserted) rows.push_back(Row{e, node, k.thread, bucket, 0, 0});

@@ -33,7 +33,7 @@ TEST(QueryExport, MaterializeKeepsOnlyTheView) {
   ASSERT_EQ(m->events.size(), 1u);
   EXPECT_EQ(m->str(m->events[0].name), "cpu");
   EXPECT_EQ(m->events[0].total_count, 6);
-  EXPECT_EQ(m->events[0].samples.time, (std::vector<int64_t>{100, 300}));
+  EXPECT_EQ(m->events[0].samples.time.to_vector(), (std::vector<int64_t>{100, 300}));
   // run;calc without the proxy frame.
   std::vector<FrameId> frames = m->frames_of(m->events[0].samples.stack[0]);
   ASSERT_EQ(frames.size(), 2u);

@@ -218,15 +218,15 @@ TEST(JfrReader, TimesAreNanosecondsSinceTheProfileStart) {
   EXPECT_EQ(p.metadata.chunks, 2u);
   for (const Event &e : p.events) {
     ASSERT_TRUE(e.samples.has_time()) << p.str(e.name);
-    auto [lo, hi] = std::minmax_element(e.samples.time.begin(), e.samples.time.end());
+    const std::vector<int64_t> time = e.samples.time.to_vector();
+    auto [lo, hi] = std::minmax_element(time.begin(), time.end());
     EXPECT_GE(*lo, 0);
     EXPECT_LE(*hi, p.metadata.duration_ns + 1000000000) << p.str(e.name);
   }
   // The wall recording started after the cpu one ended: its samples come later.
-  const SampleColumns &cpu = p.events[p.find_event("cpu")].samples;
-  const SampleColumns &wall = p.events[p.find_event("wall")].samples;
-  EXPECT_LT(*std::max_element(cpu.time.begin(), cpu.time.end()),
-            *std::min_element(wall.time.begin(), wall.time.end()));
+  const std::vector<int64_t> cpu = p.events[p.find_event("cpu")].samples.time.to_vector();
+  const std::vector<int64_t> wall = p.events[p.find_event("wall")].samples.time.to_vector();
+  EXPECT_LT(*std::max_element(cpu.begin(), cpu.end()), *std::min_element(wall.begin(), wall.end()));
 }
 
 TEST(JfrReader, JdkRecordingsNameTheirProducerAndStreamingCheckpoints) {

@@ -1,0 +1,128 @@
+// PackedInts: a column of int64 values packed by frame of reference, for the sample columns
+// (thread, time, count, value, labels). Values sit in blocks of 1024; a block stores its
+// minimum (the base) and every value as an unsigned little-endian offset from it in the
+// fewest bytes that hold the block's range, 0 to 8 (0: every value equals the base). Offsets
+// are computed and added back in unsigned arithmetic, so any int64 values round-trip and
+// nothing overflows, whatever a hostile file holds.
+//
+// Built by appending (push_back, append): the block being filled is held raw (8 KiB) and is
+// packed as soon as it is full, so the column is never held unpacked; shrink_to_fit() packs
+// the partial last block and trims the capacity (ProfileBuilder::finish does). A span of
+// values is packed with exactly sized storage in one go. at() is a block lookup, one
+// unaligned 8-byte load and a mask (a shorter load near the end of the data); decode() unpacks runs
+// for the hot loops over millions of samples. Not thread-safe while appended to; a column no longer
+// appended to may be read from any number of threads.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <vector>
+
+namespace hotlines {
+
+class PackedInts {
+public:
+  static constexpr unsigned kBlockShift = 10;
+  static constexpr size_t kBlock = size_t{1} << kBlockShift; // values per block
+
+  PackedInts() = default;
+  // Packs `values` (any integer type), with storage sized exactly.
+  template <class T> static PackedInts pack(std::span<const T> values);
+  template <class T> static PackedInts pack(const std::vector<T> &values) {
+    return pack(std::span<const T>(values));
+  }
+
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  // Value i (< size()).
+  int64_t at(size_t i) const {
+    const Block &b = blocks_[i >> kBlockShift];
+    const unsigned w = b.width();
+    const size_t pos = b.offset() + (i & (kBlock - 1)) * w;
+    uint64_t raw;
+    if (pos + sizeof raw <= data_.size()) [[likely]]
+      std::memcpy(&raw, data_.data() + pos, sizeof raw); // masked below
+    else
+      raw = load_last(pos, w);
+    return static_cast<int64_t>(static_cast<uint64_t>(b.base) + (raw & kMask[w]));
+  }
+  int64_t operator[](size_t i) const { return at(i); }
+  // Values [first, first + n) into out[0, n).
+  void decode(size_t first, size_t n, int64_t *out) const;
+  std::vector<int64_t> to_vector() const;
+  // The largest value; INT64_MIN when empty.
+  int64_t max() const;
+
+  // Appends a value (a full block is packed at once).
+  void push_back(int64_t v);
+  // Appends n copies of v (whole blocks of them cost no value bytes).
+  void append(size_t n, int64_t v);
+  // Packs the partial last block and frees unused capacity.
+  void shrink_to_fit();
+  void clear() { *this = PackedInts(); }
+
+  // Heap bytes held (values, block headers, capacity not yet used).
+  size_t bytes() const { return data_.capacity() + blocks_.capacity() * sizeof(Block); }
+  // Equal values (however they are packed).
+  bool operator==(const PackedInts &o) const;
+
+private:
+  // Low `w` bytes of a uint64, w = 0..8.
+  static constexpr uint64_t kMask[9] = {0,           0xff,         0xffff,         0xffffff,
+                                        0xffffffff,  0xffffffffff, 0xffffffffffff, 0xffffffffffffff,
+                                        ~uint64_t{0}};
+  struct Block {
+    int64_t base = 0;
+    uint64_t pos = 0; // byte offset into data_ << 4 | width
+    uint64_t offset() const { return pos >> 4; }
+    unsigned width() const { return static_cast<unsigned>(pos & 15); }
+  };
+
+  static unsigned width_of(uint64_t range);
+  // The w-byte offset at pos, within 8 bytes of the end of data_.
+  uint64_t load_last(size_t pos, unsigned w) const;
+  // Packs values[0, n) (n <= kBlock) as a block at the end of data_ (which has room).
+  void put_block(const int64_t *values, size_t n);
+  // The last block raw again (width 8, base 0) with room for a whole block.
+  void open_last();
+  void pack_open();
+
+  std::vector<Block> blocks_;
+  std::vector<uint8_t> data_; // packed values, block after block
+  size_t size_ = 0;
+  bool open_ = false; // the last block is held raw (width 8, base 0) while it is filled
+};
+
+template <class T> PackedInts PackedInts::pack(std::span<const T> values) {
+  static_assert(sizeof(T) <= sizeof(int64_t));
+  PackedInts p;
+  const size_t n = values.size();
+  if (n == 0) return p;
+  // Pass 1: every block's width, to size the storage exactly.
+  size_t bytes = 0;
+  for (size_t b = 0; b < n; b += kBlock) {
+    const size_t m = std::min(kBlock, n - b);
+    int64_t lo = static_cast<int64_t>(values[b]), hi = lo;
+    for (size_t k = 1; k < m; k++) {
+      const int64_t v = static_cast<int64_t>(values[b + k]);
+      lo = v < lo ? v : lo;
+      hi = v > hi ? v : hi;
+    }
+    bytes += width_of(static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo)) * m;
+  }
+  p.blocks_.reserve((n + kBlock - 1) / kBlock);
+  p.data_.reserve(bytes);
+  // Pass 2: pack.
+  int64_t buf[kBlock];
+  for (size_t b = 0; b < n; b += kBlock) {
+    const size_t m = std::min(kBlock, n - b);
+    for (size_t k = 0; k < m; k++) buf[k] = static_cast<int64_t>(values[b + k]);
+    p.put_block(buf, m);
+  }
+  p.size_ = n;
+  return p;
+}
+
+} // namespace hotlines
