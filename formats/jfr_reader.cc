@@ -1,11 +1,12 @@
 // JFR reader: splits the file into chunks, surveys them (sample counts per event type, the
-// recording's settings, and slices of a few MB of events), sizes the final sample columns
-// exactly, then decodes the slices — in parallel when options.threads allows, even within one
-// chunk — each straight into its own column ranges. A chunk's slices resolve their references
-// into the chunk's tables one after another in file order (the first chunk's are the output's);
-// the chunks' tables (strings, functions, frames, stacks, threads) are merged in file order.
-// The profile is the same whatever the thread count and slice size. A truncated tail becomes a
-// warning; corrupt data in a complete chunk is an error with its byte offset.
+// recording's settings, and slices of a few MB of events), then decodes the slices — in
+// parallel when options.threads allows, even within one chunk — each into small raw columns of
+// its own. The slices resolve their references into the one output builder in file order (a
+// worker waits for its turn), and the caller's thread appends each slice's samples, packed, to
+// the event's columns and frees it: the samples are never held unpacked in full, and a chunk's
+// bytes can be given back once its last slice is in. The profile is the same whatever the
+// thread count and slice size. A truncated tail becomes a warning; corrupt data in a complete
+// chunk is an error with its byte offset.
 #include "formats/jfr_reader.h"
 
 #include "formats/jfr_chunk.h"
@@ -98,21 +99,26 @@ bool run_in_order(size_t n, unsigned threads, const std::function<void(size_t)> 
   return ok;
 }
 
-// A product event as planned from the survey.
+// A product event as planned from the survey, and its columns as the slices are appended.
 struct PlannedEvent {
   std::string name, unit;
   std::vector<std::string> sources;
-  bool count = false, value = false;
-  size_t size = 0;
-  JfrEventColumns columns;
-  size_t cursor = 0; // samples kept so far, in file order
+  bool count = false, value = false; // whether a source has counts or values of its own
+  size_t size = 0;                   // samples the survey counted
+  SampleColumns columns;
+  // Whether any sample has a thread other than 0, a time, a count other than 1, a value
+  // other than its count: the columns that hold only defaults are dropped at the end.
+  bool any_thread = false, any_time = false, any_count = false, any_value = false;
+  int64_t total_count = 0, total_value = 0;
+  bool overflow = false;
 };
 
 constexpr size_t kDefaultSliceBytes = size_t{4} << 20;
 
 struct SliceWork {
   size_t chunk = 0, index = 0;        // info.slices[index] of chunks[chunk]
-  std::vector<JfrColumnRange> ranges; // by event index
+  std::vector<JfrEventColumns> raw;   // the slice's samples, by event index, until appended
+  std::vector<JfrColumnRange> ranges; // into `raw`, by event index
   std::string error;
   int64_t error_offset = -1;
   int64_t bad_events = 0, bad_event_offset = -1;
@@ -125,49 +131,7 @@ struct ChunkWork {
   std::unique_ptr<JfrChunkReader> reader;
   std::vector<std::pair<std::string, size_t>> range_of_type; // JFR type -> event index
   size_t first_slice = 0;                                    // index into JfrRead::slices
-  std::unique_ptr<ProfileBuilder> builder;                   // chunks after the first
-  std::unique_ptr<Profile> tables;
-  // The slices resolve in order: `resolved` of them have, guarded by mu.
-  std::mutex mu;
-  std::condition_variable cv;
-  size_t resolved = 0;
 };
-
-// Sizes a column. Large ones ask for transparent huge pages first: zero-filling hundreds of MB
-// through one page fault per 4 KiB page costs more than the rest of the allocation (it is a
-// hint; the kernel may ignore it).
-template <class T> void size_column(std::vector<T> &v, size_t n) {
-  v.reserve(n);
-#ifdef MADV_HUGEPAGE
-  const size_t huge = size_t{2} << 20, bytes = n * sizeof(T);
-  if (bytes >= 2 * huge) {
-    const uintptr_t begin = (reinterpret_cast<uintptr_t>(v.data()) + huge - 1) & ~(huge - 1);
-    const uintptr_t end = (reinterpret_cast<uintptr_t>(v.data()) + bytes) & ~(huge - 1);
-    if (end > begin) madvise(reinterpret_cast<void *>(begin), end - begin, MADV_HUGEPAGE);
-  }
-#endif
-  v.resize(n);
-}
-
-template <class T> void move_down(std::vector<T> &v, size_t from, size_t to, size_t n) {
-  if (!v.empty() && n) std::memmove(v.data() + to, v.data() + from, n * sizeof(T));
-}
-
-// Drops optional columns that hold only their defaults, as ProfileBuilder::add_sample does.
-void drop_default_columns(JfrEventColumns &c) {
-  auto all = [](const auto &v, auto x) {
-    return std::all_of(v.begin(), v.end(), [&](auto y) { return y == x; });
-  };
-  if (!c.value.empty()) {
-    bool same = true;
-    for (size_t i = 0; i < c.value.size() && same; i++)
-      same = c.value[i] == (c.count.empty() ? 1 : c.count[i]);
-    if (same) std::vector<int64_t>().swap(c.value);
-  }
-  if (all(c.count, int64_t{1})) std::vector<int64_t>().swap(c.count);
-  if (all(c.thread, ThreadId{0})) std::vector<ThreadId>().swap(c.thread);
-  if (all(c.time, int64_t{0})) std::vector<int64_t>().swap(c.time);
-}
 
 // The event shown when the user picks none: the first of `name(0..n)` in order of preference.
 template <class Name> size_t default_event(size_t n, Name name, const std::string &exec_name) {
@@ -217,13 +181,13 @@ struct JfrRead {
   void plan_events();
   // Drops the events options.only_event leaves out.
   void select_event();
-  // Each slice's range in its events' columns, and the columns sized to hold them all.
+  // Each slice's capacity in its events, the chunks' routes, the stack columns' room.
   void plan_ranges();
-  // Pass 2, on a worker: slice k decoded into its ranges, then, in its chunk's order, its
-  // references resolved into the chunk's builder (the first chunk's is `out`).
+  // Pass 2, on a worker: slice k decoded into raw columns of its own, then, in file order, its
+  // references resolved into `out`.
   void read_slice(size_t k);
-  // Pass 2, in file order: once slice k is its chunk's last, the chunk's tables merged into
-  // `out`, its samples remapped to them and moved down over gaps. False (with `failure` set)
+  // Pass 2, in file order: slice k's samples appended to the events' columns and freed; once
+  // it is its chunk's last, the chunk's reader and bytes let go. False (with `failure` set)
   // to stop.
   bool merge_slice(size_t k);
   // With options.discard_input, chunk i's bytes given back to the system: nothing reads them
@@ -248,6 +212,10 @@ struct JfrRead {
   std::vector<PlannedEvent> events;
   std::string exec_name = "cpu";
   ProfileBuilder out;
+  // The slices resolve into `out` in file order: `resolved` of them have, guarded by mu.
+  std::mutex mu;
+  std::condition_variable cv;
+  size_t resolved = 0;
   std::vector<std::string> producers;
   int64_t period = 0;
   size_t done_bytes = 0;
@@ -349,65 +317,56 @@ void JfrRead::plan_ranges() {
       for (size_t t = 0; t < c.info.sample_types.size(); t++)
         if (c.info.sample_types[t].first == type)
           sw.ranges[e].capacity += static_cast<size_t>(sl.counts[t]);
-    for (size_t e = 0; e < events.size(); e++) {
-      sw.ranges[e].columns = &events[e].columns;
-      sw.ranges[e].begin = events[e].size;
-      events[e].size += sw.ranges[e].capacity;
-    }
+    for (size_t e = 0; e < events.size(); e++) events[e].size += sw.ranges[e].capacity;
   }
   for (ChunkWork &c : chunks) c.reader->route(c.range_of_type);
-  for (PlannedEvent &ev : events) {
-    size_column(ev.columns.stack, ev.size);
-    size_column(ev.columns.thread, ev.size);
-    size_column(ev.columns.time, ev.size);
-    if (ev.count) size_column(ev.columns.count, ev.size);
-    if (ev.value) size_column(ev.columns.value, ev.size);
-  }
+  for (PlannedEvent &ev : events) ev.columns.stack.reserve(ev.size);
 }
 
 void JfrRead::read_slice(size_t k) {
   SliceWork &sw = slices[k];
   ChunkWork &c = chunks[sw.chunk];
-  const bool last = sw.index + 1 == c.info.slices.size();
   JfrSliceRefs refs;
   bool decoded = false;
   try {
+    sw.raw.resize(events.size());
+    for (size_t e = 0; e < events.size(); e++) {
+      JfrEventColumns &raw = sw.raw[e];
+      const size_t cap = sw.ranges[e].capacity;
+      raw.stack.resize(cap);
+      raw.thread.resize(cap);
+      raw.time.resize(cap);
+      if (events[e].count) raw.count.resize(cap);
+      if (events[e].value) raw.value.resize(cap);
+      sw.ranges[e].columns = &raw;
+    }
     decoded = c.reader->decode(sw.index, sw.ranges, &refs);
   } catch (const std::exception &e) { // out of memory
     refs.error = std::string("cannot read JFR chunk: ") + e.what();
+    refs.error_offset = static_cast<int64_t>(list.chunks[sw.chunk].offset);
   }
-  sw.bad_events = refs.bad_events;
-  sw.bad_event_offset = refs.bad_event_offset;
   if (!decoded) {
     sw.error = refs.error;
     sw.error_offset = refs.error_offset;
   }
-  // This slice's turn: the slices before it in the chunk have resolved (or failed).
-  std::unique_lock<std::mutex> lock(c.mu);
-  c.cv.wait(lock, [&] { return c.resolved == sw.index; });
+  sw.bad_events = refs.bad_events;
+  sw.bad_event_offset = refs.bad_event_offset;
+  // This slice's turn: every slice before it has resolved (or failed).
+  std::unique_lock<std::mutex> lock(mu);
+  cv.wait(lock, [&] { return resolved == k; });
   lock.unlock();
   try {
     if (decoded && c.error.empty()) {
-      ProfileBuilder *tables = &out;
-      if (sw.chunk > 0) {
-        if (!c.builder) c.builder = std::make_unique<ProfileBuilder>();
-        tables = c.builder.get();
-      }
-      if (!c.reader->resolve(refs, *tables, sw.ranges)) {
+      if (!c.reader->resolve(refs, out, sw.ranges)) {
         c.error = c.reader->error();
         c.error_offset = c.reader->error_offset();
-      }
-      if (last && c.error.empty()) {
+      } else if (sw.index + 1 == c.info.slices.size()) {
         int64_t bad = 0, bad_at = -1;
         for (size_t j = c.first_slice; j <= k; j++) {
           if (slices[j].bad_events && bad == 0) bad_at = slices[j].bad_event_offset;
           bad += slices[j].bad_events;
         }
-        c.reader->finish(*tables, bad, bad_at);
-        if (c.builder) {
-          c.tables = c.builder->finish();
-          c.builder.reset();
-        }
+        c.reader->finish(out, bad, bad_at);
       }
     }
   } catch (const std::exception &e) { // out of memory
@@ -416,11 +375,10 @@ void JfrRead::read_slice(size_t k) {
       c.error_offset = static_cast<int64_t>(list.chunks[sw.chunk].offset);
     }
   }
-  if (last) c.builder.reset();
   lock.lock();
-  c.resolved++;
+  resolved++;
   lock.unlock();
-  c.cv.notify_all();
+  cv.notify_all();
 }
 
 void JfrRead::release_chunk(size_t i) {
@@ -432,42 +390,44 @@ void JfrRead::release_chunk(size_t i) {
   if (end > begin) madvise(reinterpret_cast<void *>(begin), end - begin, MADV_DONTNEED);
 }
 
+namespace {
+// Appends `raw`'s first n samples to an event's columns, noting which hold more than defaults
+// and summing its totals.
+void append_samples(const JfrEventColumns &raw, size_t n, PlannedEvent &ev) {
+  SampleColumns &c = ev.columns;
+  c.stack.insert(c.stack.end(), raw.stack.begin(), raw.stack.begin() + static_cast<ptrdiff_t>(n));
+  for (size_t i = 0; i < n; i++) {
+    const int64_t count = raw.count.empty() ? 1 : raw.count[i];
+    const int64_t value = raw.value.empty() ? count : raw.value[i];
+    c.thread.push_back(raw.thread[i]);
+    c.time.push_back(raw.time[i]);
+    if (ev.count) c.count.push_back(count);
+    if (ev.value) c.value.push_back(value);
+    ev.any_thread |= raw.thread[i] != 0;
+    ev.any_time |= raw.time[i] != 0;
+    ev.any_count |= count != 1;
+    ev.any_value |= value != count;
+    ev.overflow |= __builtin_add_overflow(ev.total_count, count, &ev.total_count);
+    ev.overflow |= __builtin_add_overflow(ev.total_value, value, &ev.total_value);
+  }
+}
+} // namespace
+
 bool JfrRead::merge_slice(size_t k) {
-  const SliceWork &sw = slices[k];
+  SliceWork &sw = slices[k];
   const size_t i = sw.chunk;
   ChunkWork &c = chunks[i];
   if (!sw.error.empty() && c.error.empty()) {
     failure = LoadResult::failure(sw.error, sw.error_offset);
     return false;
   }
-  if (sw.index + 1 < c.info.slices.size()) return true;
   if (chunk_failed(i)) return false;
+  for (size_t e = 0; e < events.size(); e++)
+    append_samples(sw.raw[e], sw.ranges[e].written, events[e]);
+  std::vector<JfrEventColumns>().swap(sw.raw);
+  if (sw.index + 1 < c.info.slices.size()) return true;
   c.reader.reset();
   release_chunk(i);
-  ProfileBuilder::IdMaps maps;
-  if (c.tables) maps = out.add_tables(*c.tables);
-  const std::vector<StackId> &stmap = maps.stacks;
-  const std::vector<ThreadId> &tmap = maps.threads;
-  c.tables.reset();
-  for (size_t j = c.first_slice; j <= k; j++)
-    for (size_t e = 0; e < events.size(); e++) {
-      JfrColumnRange &r = slices[j].ranges[e];
-      JfrEventColumns &col = events[e].columns;
-      if (i > 0)
-        for (size_t x = r.begin; x < r.begin + r.written; x++) {
-          if (col.stack[x] != kNoStack) col.stack[x] = stmap[col.stack[x]];
-          col.thread[x] = tmap[col.thread[x]];
-        }
-      const size_t to = events[e].cursor;
-      if (to != r.begin) { // corrupt events left a gap before this range
-        move_down(col.stack, r.begin, to, r.written);
-        move_down(col.thread, r.begin, to, r.written);
-        move_down(col.time, r.begin, to, r.written);
-        move_down(col.count, r.begin, to, r.written);
-        move_down(col.value, r.begin, to, r.written);
-      }
-      events[e].cursor += r.written;
-    }
   if (std::find(producers.begin(), producers.end(), c.info.producer) == producers.end())
     producers.push_back(c.info.producer);
   if (period == 0) period = c.info.period_ns;
@@ -482,41 +442,22 @@ bool JfrRead::merge_slice(size_t k) {
 
 bool JfrRead::add_events() {
   for (PlannedEvent &ev : events) {
-    JfrEventColumns &c = ev.columns;
-    const size_t kept = ev.cursor;
-    if (kept == 0) continue;
-    if (kept < ev.size) {
-      for (auto *v : {&c.time, &c.count, &c.value})
-        if (!v->empty()) v->resize(kept);
-      c.stack.resize(kept);
-      c.thread.resize(kept);
-    }
-    drop_default_columns(c);
-    int64_t total_count = 0, total_value = 0;
-    bool overflow = false;
-    for (size_t i = 0; i < kept && !overflow; i++) {
-      const int64_t cnt = c.count.empty() ? 1 : c.count[i];
-      overflow |= __builtin_add_overflow(total_count, cnt, &total_count);
-      overflow |=
-          __builtin_add_overflow(total_value, c.value.empty() ? cnt : c.value[i], &total_value);
-    }
-    if (overflow) {
+    SampleColumns &c = ev.columns;
+    if (c.size() == 0) continue;
+    if (ev.overflow) {
       failure = LoadResult::failure("JFR event " + ev.name + ": values overflow a 64-bit total", 0);
       return false;
     }
+    // Columns that hold only their defaults are dropped, as ProfileBuilder::add_sample does.
+    if (!ev.any_value) c.value.clear();
+    if (!ev.any_count) c.count.clear();
+    if (!ev.any_thread) c.thread.clear();
+    if (!ev.any_time) c.time.clear();
+    c.stack.shrink_to_fit();
     EventId id = out.event(ev.name, ev.unit);
     Event &e = out.event_at(id);
     for (const std::string &s : ev.sources) e.sources.push_back(out.intern(s));
-    e.samples.stack = std::move(c.stack);
-    // Packed one column at a time, each raw column freed once packed.
-    e.samples.thread = PackedInts::pack(c.thread);
-    std::vector<ThreadId>().swap(c.thread);
-    for (auto [raw, packed] :
-         {std::pair{&c.time, &e.samples.time}, std::pair{&c.count, &e.samples.count},
-          std::pair{&c.value, &e.samples.value}}) {
-      *packed = PackedInts::pack(*raw);
-      std::vector<int64_t>().swap(*raw);
-    }
+    e.samples = std::move(c);
   }
   return true;
 }
