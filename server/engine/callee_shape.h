@@ -3,7 +3,9 @@
 // each stack node joins, every result node's parent, key, depth, children and stable id. It
 // depends only on the profile, so ProfileIndex builds it once (on the first tree query) and
 // every unanchored call tree or flame graph of a view over the profile's stacks reuses it; a
-// query then only adds its weights. Also the node keys and ids every tree query shares.
+// query then only adds its weights. Result nodes are numbered in preorder (children in creation
+// order), so every subtree is one block of ids and walks over the tree read nearby memory. Also
+// the node keys and ids every tree query shares.
 // Immutable once built; thread-safe.
 #pragma once
 
