@@ -2,6 +2,7 @@
 // Threading: Any thread; one worker per core, each with its own accumulators, merged by the caller.
 #include "server/engine/view_weights.h"
 
+#include "server/engine/hidden_weights.h"
 #include "server/engine/parallel.h"
 #include "server/engine/profile_index.h"
 #include "server/engine/view_filter.h"
@@ -136,10 +137,13 @@ ViewResult compute_view(const ProfileIndex &index, const View &view,
     r.weights = std::move(w);
     return r;
   }
-  PassTotals pass = weigh_samples(filter, p, false, cancel, threads);
-  if (pass.cancelled) {
-    r.error = "cancelled";
-    r.cancelled = true;
+  // Hidden frames: weights per original stack first, then per node of the tree without them.
+  PassTotals pass = view.hide.empty() ? weigh_samples(filter, p, false, cancel, threads)
+                                      : weigh_hidden(index, view, filter.event(), *filter.tree(),
+                                                     cancel, threads, &r.error);
+  if (pass.cancelled || !r.error.empty()) {
+    if (r.error.empty()) r.error = "cancelled";
+    r.cancelled = r.error == "cancelled";
     return r;
   }
   auto w = std::make_shared<ViewWeights>();
