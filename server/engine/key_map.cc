@@ -58,6 +58,32 @@ std::vector<uint8_t> first_on_path(const StackTree &tree, const KeyMap &keys) {
   return first;
 }
 
+bool hides_whole_keys(const std::vector<uint8_t> &hidden, const KeyMap &keys) {
+  enum : uint8_t { unseen, shown, hid };
+  std::vector<uint8_t> state(keys.count, unseen);
+  for (size_t f = 0; f < keys.of_frame.size(); f++) {
+    const uint32_t k = keys.of_frame[f];
+    if (k == kNoKey) continue;
+    const uint8_t s = hidden[f] ? hid : shown;
+    if (state[k] == unseen)
+      state[k] = s;
+    else if (state[k] != s)
+      return false;
+  }
+  return true;
+}
+
+std::vector<uint8_t> first_on_path_from_profile(const StackTree &tree, const KeyMap &keys,
+                                                std::span<const uint8_t> profile_first) {
+  const size_t n = tree.size();
+  std::vector<uint8_t> first(n);
+  for (size_t i = 0; i < n; i++) {
+    const uint32_t node = static_cast<uint32_t>(i);
+    first[i] = keys.of_frame[tree.frame(node)] != kNoKey && profile_first[tree.origin(node)];
+  }
+  return first;
+}
+
 const FirstOnPath &first_on_path_once(std::once_flag &once, FirstOnPath &flags,
                                       const StackTree &tree, const KeyMap &keys) {
   std::call_once(once, [&] {
