@@ -108,6 +108,12 @@ std::shared_ptr<const CalleeShape> build_callee_shape(const Profile &p, const St
   for (size_t i = 1; i < s->start.size(); i++) s->start[i] += s->start[i - 1];
   std::vector<uint32_t> fill(s->start.begin(), s->start.end() - 1);
   for (uint32_t r = 0; r < n; r++) s->kids[fill[slot_of(r)]++] = r;
+  s->member_start.assign(n + 1, 0);
+  s->members.resize(nodes);
+  for (uint32_t r : s->of_node) s->member_start[r + 1]++;
+  for (uint32_t r = 0; r < n; r++) s->member_start[r + 1] += s->member_start[r];
+  std::vector<uint32_t> at(s->member_start.begin(), s->member_start.end() - 1);
+  for (size_t i = 0; i < nodes; i++) s->members[at[s->of_node[i]]++] = static_cast<uint32_t>(i);
   s->ids.resize(n);
   for (uint32_t r = 0; r < n; r++) {
     uint32_t k = s->key[r];

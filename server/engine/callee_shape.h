@@ -40,6 +40,9 @@ struct CalleeShape {
   std::vector<uint32_t> parent, key, depth; // per result node (parent kTopParent at the top)
   std::vector<uint32_t> start, kids;        // children in creation order; the top level's at size()
   std::vector<uint64_t> ids;                // tree_node_id of every result node
+  // The stack-tree nodes of each result node, by increasing id: members[member_start[r]] ..
+  // members[member_start[r + 1] - 1] (the inverse of of_node).
+  std::vector<uint32_t> member_start, members;
 
   size_t size() const { return parent.size(); }
 };

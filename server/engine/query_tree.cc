@@ -223,16 +223,21 @@ struct HeavierFirst {
   }
 };
 
-// What a tree node shows of result node r: its function, heaviest frame, line (with `lines`
-// its key's, else the frame's) and weights.
+// What a tree node shows of a result node with node key `key` and weights `w`: its function,
+// heaviest frame, line (with `lines` its key's, else the frame's) and weights.
+void describe(uint32_t key, const NodeWeight &w, const NodeKeys &nk, const FunctionKeys &fk,
+              const Profile &p, bool lines, TreeNode &node) {
+  node.function_key = nk.function[key];
+  node.name = fk.label(node.function_key);
+  node.frame = w.frame;
+  node.line = lines ? nk.line[key] : p.frames[node.frame].line;
+  node.self = w.self;
+  node.total = w.total;
+}
+
 void describe_node(const EmitInput &m, uint32_t r, const NodeKeys &nk, const FunctionKeys &fk,
                    const Profile &p, bool lines, TreeNode &node) {
-  node.function_key = nk.function[m.key[r]];
-  node.name = fk.label(node.function_key);
-  node.frame = m.weight[r].frame;
-  node.line = lines ? nk.line[m.key[r]] : p.frames[node.frame].line;
-  node.self = m.weight[r].self;
-  node.total = m.weight[r].total;
+  describe(m.key[r], m.weight[r], nk, fk, p, lines, node);
 }
 
 // Emission in preorder: children are sorted (total desc, then name) on both cores, then one
@@ -360,6 +365,68 @@ CallTree flame_graph(const ViewWeights &v, const TreeOptions &options,
   return call_tree(v, o, cancel);
 }
 
+namespace {
+
+// The hottest path from the roots of a view over the profile's own stacks, in the index's
+// CalleeShape: only the children of the nodes on the path are weighed, each from its member
+// stack nodes. A member counts as merge_callees would map it: it has weight and its parent
+// (a member of the path's previous node) counts too; a child with no such member is not in
+// the tree.
+std::vector<TreeNode> hottest_path_in_shape(const ViewWeights &v, const NodeKeys &nk,
+                                            const CalleeShape &shape, const TreeOptions &o) {
+  const FunctionKeys &fk = v.functions();
+  const Profile &p = v.profile();
+  const StackTree &t = *v.tree;
+  std::span<const int64_t> self = v.self(), cum = v.cum();
+  std::vector<uint8_t> mapped(t.size(), 0);
+  auto counts = [&](uint32_t s) {
+    return cum[s] != 0 && (t.parent(s) == kNoNode || mapped[t.parent(s)]);
+  };
+  auto heavier = [&](uint32_t a, const NodeWeight &wa, uint32_t b, const NodeWeight &wb) {
+    if (wa.total != wb.total) return wa.total > wb.total;
+    uint32_t ra = fk.rank(nk.function[shape.key[a]]), rb = fk.rank(nk.function[shape.key[b]]);
+    if (ra != rb) return ra < rb;
+    return nk.line[shape.key[a]] < nk.line[shape.key[b]];
+  };
+  std::vector<TreeNode> path;
+  uint32_t slot = static_cast<uint32_t>(shape.size());
+  for (;;) {
+    uint32_t best = kNoNode;
+    NodeWeight best_w;
+    for (uint32_t i = shape.start[slot]; i < shape.start[slot + 1]; i++) {
+      const uint32_t c = shape.kids[i];
+      NodeWeight w;
+      bool in_tree = false;
+      for (uint32_t j = shape.member_start[c]; j < shape.member_start[c + 1]; j++) {
+        const uint32_t s = shape.members[j];
+        if (!counts(s)) continue;
+        in_tree = true;
+        w.total += cum[s];
+        w.self += self[s];
+        w.offer_frame(t.frame(s), cum[s]);
+      }
+      if (in_tree && (best == kNoNode || heavier(c, w, best, best_w))) {
+        best = c;
+        best_w = w;
+      }
+    }
+    if (best == kNoNode) break;
+    for (uint32_t j = shape.member_start[best]; j < shape.member_start[best + 1]; j++)
+      if (counts(shape.members[j])) mapped[shape.members[j]] = 1;
+    TreeNode node;
+    node.parent = path.empty() ? kNoNode : static_cast<uint32_t>(path.size() - 1);
+    node.depth = static_cast<uint32_t>(path.size());
+    describe(shape.key[best], best_w, nk, fk, p, o.lines, node);
+    node.id = shape.ids[best];
+    if (!path.empty()) path.back().first_child = static_cast<uint32_t>(path.size());
+    path.push_back(node);
+    slot = best;
+  }
+  return path;
+}
+
+} // namespace
+
 std::vector<TreeNode> hottest_path(const ViewWeights &v, const TreeOptions &o,
                                    const std::atomic<bool> *cancel) {
   // The merged callee tree, walked from the heaviest top node down the heaviest children
@@ -368,6 +435,8 @@ std::vector<TreeNode> hottest_path(const ViewWeights &v, const TreeOptions &o,
   const Profile &p = v.profile();
   NodeKeys nk = node_keys(p, fk, o.lines);
   std::vector<uint8_t> anchor = anchor_frames(v, o, cancel);
+  if (anchor.empty() && v.tree->is_profile_tree() && v.view.grouping == FunctionGrouping::name)
+    return hottest_path_in_shape(v, nk, *v.index->callee_shape(o.lines), o);
   Merged merged;
   merge_callees(v, nk, anchor, 0, merged, cancel);
   const EmitInput m = input_of(merged);
