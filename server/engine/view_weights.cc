@@ -2,6 +2,7 @@
 // Threading: Any thread; one worker per core, each with its own accumulators, merged by the caller.
 #include "server/engine/view_weights.h"
 
+#include "server/engine/function_line_keys.h"
 #include "server/engine/hidden_weights.h"
 #include "server/engine/parallel.h"
 #include "server/engine/profile_index.h"
@@ -67,6 +68,12 @@ const std::vector<uint8_t> &ViewWeights::first_file() const {
   if (tree->is_profile_tree()) return *index->first_files();
   return tree_first(once_file_, first_file_, *tree, lines().files(),
                     [&] { return index->first_files(); });
+}
+
+const std::vector<uint8_t> &ViewWeights::first_function_line() const {
+  if (tree->is_profile_tree()) return *index->first_function_lines(view.grouping);
+  return tree_first(once_fn_line_, first_fn_line_, *tree, index->function_lines(view.grouping).map,
+                    [&] { return index->first_function_lines(view.grouping); });
 }
 
 PassTotals weigh_samples(const SampleFilter &filter, const Profile &p, bool want_threads,

@@ -67,6 +67,15 @@ TEST(HiddenView, RecursionThroughAHiddenFrameMergesTheRepeats) {
   EXPECT_EQ(a_java.lines[0].total, 7);
   EXPECT_EQ(a_java.total, 7);
   EXPECT_EQ(file_lines(*w, "p/B.java").total, 0);
+  HotOptions a_only;
+  a_only.method = "A.a";
+  HotLines lines = hot_lines(*w, a_only);
+  ASSERT_EQ(lines.rows.size(), 1u);
+  EXPECT_EQ(lines.rows[0].function, "p.A.a");
+  EXPECT_EQ(lines.rows[0].line, 1);
+  EXPECT_EQ(lines.rows[0].self, 2);
+  EXPECT_EQ(lines.rows[0].total, 7);
+  EXPECT_EQ(hot_lines(*w, {}).rows.size(), 2u); // A.a:1 and C.c:3
 
   // The same through a sample pass (a thread filter besides the hiding).
   View main_only = hiding({"B.b"});
@@ -189,6 +198,12 @@ TEST(HiddenView, KeysHiddenInPartCountTheirShownFramesOnce) {
   auto rows = rows_of(hot_functions(*w, {}));
   EXPECT_EQ(rows["p.A.b(I)V"], std::make_pair(int64_t{3}, int64_t{3}));
   EXPECT_EQ(rows["p.M.main"], std::make_pair(int64_t{0}, int64_t{3}));
+  HotLines lines = hot_lines(*w, {});
+  ASSERT_EQ(lines.rows.size(), 2u);
+  EXPECT_EQ(lines.rows[0].function, "p.A.b(I)V");
+  EXPECT_EQ(lines.rows[0].line, 5);
+  EXPECT_EQ(lines.rows[0].self, 3);
+  EXPECT_EQ(lines.rows[0].total, 3);
 
   // A file with a hidden method and a shown one, hidden one above the shown one.
   TestProfile u;
