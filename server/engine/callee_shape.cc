@@ -51,26 +51,30 @@ namespace {
 // of one path then read nearby memory. Positions come from subtree sizes, without a walk.
 void renumber_in_preorder(CalleeShape &s) {
   const uint32_t n = static_cast<uint32_t>(s.parent.size());
-  std::vector<uint32_t> size(n, 1);
+  // Subtree sizes (children first), then positions: a node takes its parent's next free slot
+  // and its children's slots start right after it. `next` holds sizes until a node is placed.
+  std::vector<uint32_t> next(n, 1), pos(n);
   for (uint32_t r = n; r-- > 0;)
-    if (s.parent[r] != kTopParent) size[s.parent[r]] += size[r];
-  std::vector<uint32_t> pos(n), next(n);
+    if (s.parent[r] != kTopParent) next[s.parent[r]] += next[r];
   uint32_t top_next = 0;
   for (uint32_t r = 0; r < n; r++) {
     uint32_t &slot = s.parent[r] == kTopParent ? top_next : next[s.parent[r]];
+    const uint32_t size = next[r];
     pos[r] = slot;
-    slot += size[r];
+    slot += size;
     next[r] = pos[r] + 1;
   }
-  std::vector<uint32_t> parent(n), key(n), depth(n);
+  // Parent and key move together (one scattered write per node); depths follow from parents.
+  std::vector<uint64_t> moved(n);
   for (uint32_t r = 0; r < n; r++) {
-    parent[pos[r]] = s.parent[r] == kTopParent ? kTopParent : pos[s.parent[r]];
-    key[pos[r]] = s.key[r];
-    depth[pos[r]] = s.depth[r];
+    const uint32_t par = s.parent[r] == kTopParent ? kTopParent : pos[s.parent[r]];
+    moved[pos[r]] = (static_cast<uint64_t>(par) << 32) | s.key[r];
   }
-  s.parent = std::move(parent);
-  s.key = std::move(key);
-  s.depth = std::move(depth);
+  for (uint32_t r = 0; r < n; r++) {
+    s.parent[r] = static_cast<uint32_t>(moved[r] >> 32);
+    s.key[r] = static_cast<uint32_t>(moved[r]);
+    s.depth[r] = s.parent[r] == kTopParent ? 0 : s.depth[s.parent[r]] + 1;
+  }
   for (uint32_t &r : s.of_node) r = pos[r];
 }
 
