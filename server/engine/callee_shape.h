@@ -3,7 +3,9 @@
 // each stack node joins, every result node's parent, key, depth, children and stable id. It
 // depends only on the profile, so ProfileIndex builds it once (on the first tree query) and
 // every unanchored call tree or flame graph of a view over the profile's stacks reuses it; a
-// query then only adds its weights. Also the node keys and ids every tree query shares.
+// query then only adds its weights. Result nodes are numbered in preorder (children in creation
+// order), so every subtree is one block of ids and walks over the tree read nearby memory. Also
+// the node keys and ids every tree query shares.
 // Immutable once built; thread-safe.
 #pragma once
 
@@ -38,6 +40,9 @@ struct CalleeShape {
   std::vector<uint32_t> parent, key, depth; // per result node (parent kTopParent at the top)
   std::vector<uint32_t> start, kids;        // children in creation order; the top level's at size()
   std::vector<uint64_t> ids;                // tree_node_id of every result node
+  // The stack-tree nodes of each result node, by increasing id: members[member_start[r]] ..
+  // members[member_start[r + 1] - 1] (the inverse of of_node).
+  std::vector<uint32_t> member_start, members;
 
   size_t size() const { return parent.size(); }
 };

@@ -14,36 +14,72 @@ std::vector<int64_t> subtree_weights(const StackTree &tree, std::span<const int6
   return cum;
 }
 
+// In preorder (children in id order) the path to a node is a stack: entering a node pops the
+// nodes that are not its ancestors. Preorder positions come from subtree sizes in two passes
+// over the nodes in id order, so nothing walks the tree by pointers and nothing recurses.
 std::vector<uint8_t> first_on_path(const StackTree &tree, const KeyMap &keys) {
+  const uint32_t n = static_cast<uint32_t>(tree.size());
+  // Subtree sizes (children first), then positions: a node takes its parent's next free slot
+  // and its children's slots start right after it. `next` holds sizes until a node is placed.
+  std::vector<uint32_t> next(n, 1), pos(n);
+  for (uint32_t i = n; i-- > 0;)
+    if (tree.parent(i) != kNoNode) next[tree.parent(i)] += next[i];
+  uint32_t top = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    const uint32_t par = tree.parent(i);
+    uint32_t &slot = par == kNoNode ? top : next[par];
+    const uint32_t size = next[i];
+    pos[i] = slot;
+    slot += size;
+    next[i] = pos[i] + 1;
+  }
+  // Keys and parent positions in preorder.
+  std::vector<uint32_t> key(n), up(n);
+  for (uint32_t i = 0; i < n; i++) {
+    const uint32_t par = tree.parent(i);
+    key[pos[i]] = keys.of_frame[tree.frame(i)];
+    up[pos[i]] = par == kNoNode ? kNoNode : pos[par];
+  }
+  // One pass in preorder with the current path as a stack and, per key, its occurrences on it.
+  std::vector<uint8_t> first_at(n, 0);
+  std::vector<uint32_t> active(keys.count, 0);
+  std::vector<uint32_t> path; // positions, root first
+  for (uint32_t j = 0; j < n; j++) {
+    while (!path.empty() && path.back() != up[j]) {
+      if (key[path.back()] != kNoKey) active[key[path.back()]]--;
+      path.pop_back();
+    }
+    const uint32_t k = key[j];
+    if (k != kNoKey) first_at[j] = active[k]++ == 0;
+    path.push_back(j);
+  }
+  std::vector<uint8_t> first(n);
+  for (uint32_t i = 0; i < n; i++) first[i] = first_at[pos[i]];
+  return first;
+}
+
+bool hides_whole_keys(const std::vector<uint8_t> &hidden, const KeyMap &keys) {
+  enum : uint8_t { unseen, shown, hid };
+  std::vector<uint8_t> state(keys.count, unseen);
+  for (size_t f = 0; f < keys.of_frame.size(); f++) {
+    const uint32_t k = keys.of_frame[f];
+    if (k == kNoKey) continue;
+    const uint8_t s = hidden[f] ? hid : shown;
+    if (state[k] == unseen)
+      state[k] = s;
+    else if (state[k] != s)
+      return false;
+  }
+  return true;
+}
+
+std::vector<uint8_t> first_on_path_from_profile(const StackTree &tree, const KeyMap &keys,
+                                                std::span<const uint8_t> profile_first) {
   const size_t n = tree.size();
-  std::vector<uint8_t> first(n, 0);
-  std::vector<uint32_t> active(keys.count, 0); // occurrences of each key on the current path
-  // Depth-first walk over first_child/next_sibling without recursion.
-  uint32_t node = tree.first_root();
-  auto enter = [&](uint32_t v) {
-    uint32_t k = keys.of_frame[tree.frame(v)];
-    if (k != kNoKey) first[v] = active[k]++ == 0;
-  };
-  auto leave = [&](uint32_t v) {
-    uint32_t k = keys.of_frame[tree.frame(v)];
-    if (k != kNoKey) active[k]--;
-  };
-  while (node != kNoNode) {
-    enter(node);
-    if (tree.first_child(node) != kNoNode) {
-      node = tree.first_child(node);
-      continue;
-    }
-    // Leave nodes until one has a next sibling.
-    for (;;) {
-      leave(node);
-      if (tree.next_sibling(node) != kNoNode) {
-        node = tree.next_sibling(node);
-        break;
-      }
-      node = tree.parent(node);
-      if (node == kNoNode) break;
-    }
+  std::vector<uint8_t> first(n);
+  for (size_t i = 0; i < n; i++) {
+    const uint32_t node = static_cast<uint32_t>(i);
+    first[i] = keys.of_frame[tree.frame(node)] != kNoKey && profile_first[tree.origin(node)];
   }
   return first;
 }

@@ -30,8 +30,18 @@ std::vector<int64_t> subtree_weights(const StackTree &tree, std::span<const int6
 // first[n] = 1 when the key of node n does not occur on the path above n (root side).
 std::vector<uint8_t> first_on_path(const StackTree &tree, const KeyMap &keys);
 
+// True when every key's frames are all hidden or all shown (frames without a key aside).
+bool hides_whole_keys(const std::vector<uint8_t> &hidden_frame, const KeyMap &keys);
+
+// first_on_path(tree, keys) for a tree without hidden frames (StackTree::without_frames) whose
+// keys are hidden whole (hides_whole_keys), from `profile_first`, the flags of the profile's
+// own tree for the same keys: a shown key occurs above a node exactly when it occurs above the
+// node's origin stack, so each node takes its origin's flag.
+std::vector<uint8_t> first_on_path_from_profile(const StackTree &tree, const KeyMap &keys,
+                                                std::span<const uint8_t> profile_first);
+
 // first_on_path(tree, keys) computed into `flags` on the first call for `once` (the lazy
-// tables of ProfileIndex and ViewWeights); returns `flags`. Any thread.
+// tables of ProfileIndex); returns `flags`. Any thread.
 using FirstOnPath = std::shared_ptr<const std::vector<uint8_t>>;
 const FirstOnPath &first_on_path_once(std::once_flag &once, FirstOnPath &flags,
                                       const StackTree &tree, const KeyMap &keys);

@@ -4,6 +4,7 @@
 #include "server/engine/profile_index.h"
 
 #include "server/engine/callee_shape.h"
+#include "server/engine/function_line_keys.h"
 #include "server/engine/parallel.h"
 #include "server/engine/view_filter.h"
 #include "server/engine/view_pass.h"
@@ -30,6 +31,21 @@ FirstOnPath ProfileIndex::first_lines() const {
 
 FirstOnPath ProfileIndex::first_files() const {
   return first_on_path_once(once_files_, first_files_, *tree_, lines_->files());
+}
+
+const FunctionLineKeys &ProfileIndex::function_lines(FunctionGrouping g) const {
+  const size_t i = g == FunctionGrouping::fqn;
+  std::call_once(function_lines_once_[i], [&] {
+    function_lines_[i] =
+        std::make_unique<FunctionLineKeys>(function_line_keys(*profile_, functions(g), *lines_));
+  });
+  return *function_lines_[i];
+}
+
+FirstOnPath ProfileIndex::first_function_lines(FunctionGrouping g) const {
+  const size_t i = g == FunctionGrouping::fqn;
+  return first_on_path_once(first_function_lines_once_[i], first_function_lines_[i], *tree_,
+                            function_lines(g).map);
 }
 
 std::shared_ptr<const CalleeShape> ProfileIndex::callee_shape(bool lines) const {

@@ -19,6 +19,7 @@
 namespace hotlines {
 
 struct CalleeShape;
+struct FunctionLineKeys;
 
 class ProfileIndex {
 public:
@@ -37,6 +38,10 @@ public:
   FirstOnPath first_functions(FunctionGrouping g) const;
   FirstOnPath first_lines() const;
   FirstOnPath first_files() const;
+  // The keys of hot lines' rows under a grouping and their flags on the profile's own tree,
+  // built on first use.
+  const FunctionLineKeys &function_lines(FunctionGrouping g) const;
+  FirstOnPath first_function_lines(FunctionGrouping g) const;
   // The precomputed unfiltered view of an event (name grouping).
   std::shared_ptr<const ViewWeights> unfiltered(EventId event, Measure measure) const;
   // The merged callee tree of the profile's stacks (name grouping), built on first use.
@@ -59,6 +64,9 @@ private:
   mutable std::once_flag once_name_, once_fqn_, once_lines_, once_files_;
   mutable FirstOnPath first_name_, first_fqn_, first_lines_, first_files_;
   std::vector<std::shared_ptr<const ViewWeights>> unfiltered_count_, unfiltered_value_;
+  mutable std::once_flag function_lines_once_[2], first_function_lines_once_[2];
+  mutable std::unique_ptr<FunctionLineKeys> function_lines_[2];
+  mutable FirstOnPath first_function_lines_[2];
   mutable std::once_flag shape_once_[2];
   mutable std::shared_ptr<const CalleeShape> shape_[2];
   int64_t end_ns_ = 0;

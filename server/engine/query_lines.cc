@@ -2,8 +2,8 @@
 // Threading: Pure functions over immutable views; any thread.
 #include "server/engine/query_lines.h"
 
-#include "server/engine/flat_map.h"
 #include "server/engine/function_keys.h"
+#include "server/engine/function_line_keys.h"
 #include "server/engine/line_keys.h"
 #include "server/engine/profile_index.h"
 
@@ -70,44 +70,25 @@ std::vector<RecordedFile> recorded_files(const ViewWeights &v) {
 HotLines hot_lines(const ViewWeights &v, const HotOptions &o, bool by_line) {
   HotLines out;
   out.view_total = v.total;
-  const Profile &p = v.profile();
   const FunctionKeys &fk = v.functions();
   const LineKeys &lk = v.lines();
   std::vector<uint8_t> matches;
   if (!o.method.empty()) matches = fk.match(o.method);
 
-  // Keys (function key, line key) for frames with a line, restricted to matching functions.
-  KeyMap keys;
-  keys.of_frame.assign(p.frames.size(), kNoKey);
-  std::vector<uint32_t> key_function, key_line;
-  std::vector<FrameId> key_frame;
-  FlatMap<uint32_t> ids(1024);
-  for (size_t i = 0; i < p.frames.size(); i++) {
-    uint32_t line = lk.lines().of_frame[i];
-    if (line == kNoKey) continue;
-    uint32_t fn = fk.map().of_frame[i];
-    if (!matches.empty() && !matches[fn]) continue;
-    bool inserted = false;
-    uint32_t &id = ids.find_or_insert((static_cast<uint64_t>(fn) << 32) | line,
-                                      static_cast<uint32_t>(key_function.size()), &inserted);
-    if (inserted) {
-      key_function.push_back(fn);
-      key_line.push_back(line);
-      key_frame.push_back(static_cast<FrameId>(i));
-    }
-    keys.of_frame[i] = id;
-  }
-  keys.count = static_cast<uint32_t>(key_function.size());
-  // Restricting keys to a subset keeps first-on-path flags valid only when computed for the
-  // same keys, so compute them for this map.
-  std::vector<uint8_t> first = first_on_path(*v.tree, keys);
-  KeySums sums = sum_keys(*v.tree, v.self(), v.cum(), keys, first);
+  // Keys (function key, line key) for frames with a line, and their first-on-path flags: the
+  // index's, built once. Restricting rows to matching functions keeps the other keys' ids in
+  // the same order, and a key's flags and sums do not depend on the other keys.
+  const FunctionLineKeys &keys = v.index->function_lines(v.view.grouping);
+  const std::vector<uint32_t> &key_function = keys.function, &key_line = keys.line;
+  const std::vector<FrameId> &key_frame = keys.frame;
+  KeySums sums = sum_keys(*v.tree, v.self(), v.cum(), keys.map, v.first_function_line());
 
   const std::vector<int64_t> &primary = o.sort == SortBy::self ? sums.self : sums.total;
   const std::vector<int64_t> &secondary = o.sort == SortBy::self ? sums.total : sums.self;
   std::vector<uint32_t> order;
-  for (uint32_t k = 0; k < keys.count; k++)
-    if (sums.self[k] != 0 || sums.total[k] != 0) order.push_back(k);
+  for (uint32_t k = 0; k < keys.map.count; k++)
+    if ((sums.self[k] != 0 || sums.total[k] != 0) && (matches.empty() || matches[key_function[k]]))
+      order.push_back(k);
   out.matched = order.size();
   auto file_of = [&](uint32_t k) -> const std::string & {
     return lk.file_name(lk.file_of_line(key_line[k]));

@@ -13,6 +13,7 @@
 #include "server/engine/child_index.h"
 #include "server/engine/flat_map.h"
 #include "server/engine/function_keys.h"
+#include "server/engine/huge_pages.h"
 #include "server/engine/line_keys.h"
 #include "server/engine/parallel.h"
 #include "server/engine/profile_index.h"
@@ -54,27 +55,37 @@ std::vector<uint8_t> anchor_frames(const ViewWeights &v, const TreeOptions &o,
   return out;
 }
 
+// The weights of one result node, side by side: the passes that sum them and the emission that
+// reads them touch one cache line per node.
+struct NodeWeight {
+  int64_t total = 0, self = 0;
+  int64_t best = -1; // the weight of `frame`
+  FrameId frame = 0; // the heaviest frame merged into the node (ties: the lowest id)
+
+  void offer_frame(FrameId f, int64_t w) {
+    if (w > best || (w == best && f < frame)) {
+      best = w;
+      frame = f;
+    }
+  }
+};
+
 // The merged tree before ordering. Result node ids grow from parents to children.
 struct Merged {
   std::vector<uint32_t> parent, key, depth;
-  std::vector<int64_t> self, total, best_weight;
-  std::vector<FrameId> best_frame;
+  std::vector<NodeWeight> weight;
   FlatMap<uint32_t> ids{1024}; // (parent, key) -> node, for the callers walk
 
   void reserve(size_t n) {
     for (auto *v : {&parent, &key, &depth}) v->reserve(n);
-    for (auto *v : {&self, &total, &best_weight}) v->reserve(n);
-    best_frame.reserve(n);
+    weight.reserve(n);
   }
 
   uint32_t add(uint32_t par, uint32_t key_id) {
     parent.push_back(par);
     key.push_back(key_id);
     depth.push_back(par == kVirtualRoot ? 0 : depth[par] + 1);
-    self.push_back(0);
-    total.push_back(0);
-    best_weight.push_back(-1);
-    best_frame.push_back(0);
+    weight.emplace_back();
     return static_cast<uint32_t>(parent.size() - 1);
   }
   uint32_t child(uint32_t par, uint32_t key_id) {
@@ -83,12 +94,6 @@ struct Merged {
                                       static_cast<uint32_t>(parent.size()), &inserted);
     if (inserted) add(par, key_id);
     return id;
-  }
-  void offer_frame(uint32_t r, FrameId f, int64_t w) {
-    if (w > best_weight[r] || (w == best_weight[r] && f < best_frame[r])) {
-      best_weight[r] = w;
-      best_frame[r] = f;
-    }
   }
 };
 
@@ -128,9 +133,10 @@ void merge_callees(const ViewWeights &v, const NodeKeys &nk, const std::vector<u
     }
     uint32_t r = child(pr, nk.of_frame[f]);
     map[n] = r;
-    m.total[r] += cum[n];
-    m.self[r] += self[n];
-    m.offer_frame(r, f, cum[n]);
+    NodeWeight &w = m.weight[r];
+    w.total += cum[n];
+    w.self += self[n];
+    w.offer_frame(f, cum[n]);
   }
 }
 
@@ -151,15 +157,15 @@ void merge_callers(const ViewWeights &v, const NodeKeys &nk, const std::vector<u
     uint32_t a = static_cast<uint32_t>(i);
     int64_t w = through[a];
     uint32_t r = m.child(kVirtualRoot, nk.of_frame[t.frame(a)]);
-    m.total[r] += w;
-    m.self[r] += self[a];
-    m.offer_frame(r, t.frame(a), w);
+    m.weight[r].total += w;
+    m.weight[r].self += self[a];
+    m.weight[r].offer_frame(t.frame(a), w);
     uint32_t depth = 1;
     for (uint32_t x = t.parent(a); x != kNoNode && (max_depth == 0 || depth < max_depth);
          x = t.parent(x), depth++) {
       r = m.child(r, nk.of_frame[t.frame(x)]);
-      m.total[r] += w;
-      m.offer_frame(r, t.frame(x), w);
+      m.weight[r].total += w;
+      m.weight[r].offer_frame(t.frame(x), w);
     }
   }
 }
@@ -169,8 +175,7 @@ void merge_callers(const ViewWeights &v, const NodeKeys &nk, const std::vector<u
 struct EmitInput {
   size_t n = 0;
   const uint32_t *parent = nullptr, *key = nullptr, *depth = nullptr;
-  const int64_t *self = nullptr, *total = nullptr;
-  const FrameId *best_frame = nullptr;
+  const NodeWeight *weight = nullptr;
   const std::vector<uint32_t> *start = nullptr, *kids = nullptr; // CSR, top level at n
   const uint64_t *ids = nullptr;
 };
@@ -181,9 +186,7 @@ EmitInput input_of(const Merged &m) {
   in.parent = m.parent.data();
   in.key = m.key.data();
   in.depth = m.depth.data();
-  in.self = m.self.data();
-  in.total = m.total.data();
-  in.best_frame = m.best_frame.data();
+  in.weight = m.weight.data();
   return in;
 }
 
@@ -212,29 +215,36 @@ struct HeavierFirst {
   const NodeKeys &nk;
   const FunctionKeys &fk;
   bool operator()(uint32_t a, uint32_t b) const {
-    if (m.total[a] != m.total[b]) return m.total[a] > m.total[b];
+    const int64_t ta = m.weight[a].total, tb = m.weight[b].total;
+    if (ta != tb) return ta > tb;
     uint32_t ra = fk.rank(nk.function[m.key[a]]), rb = fk.rank(nk.function[m.key[b]]);
     if (ra != rb) return ra < rb;
     return nk.line[m.key[a]] < nk.line[m.key[b]];
   }
 };
 
-// What a tree node shows of result node r: its function, heaviest frame, line (with `lines`
-// its key's, else the frame's) and weights.
-void describe_node(const EmitInput &m, uint32_t r, const NodeKeys &nk, const FunctionKeys &fk,
-                   const Profile &p, bool lines, TreeNode &node) {
-  node.function_key = nk.function[m.key[r]];
+// What a tree node shows of a result node with node key `key` and weights `w`: its function,
+// heaviest frame, line (with `lines` its key's, else the frame's) and weights.
+void describe(uint32_t key, const NodeWeight &w, const NodeKeys &nk, const FunctionKeys &fk,
+              const Profile &p, bool lines, TreeNode &node) {
+  node.function_key = nk.function[key];
   node.name = fk.label(node.function_key);
-  node.frame = m.best_frame[r];
-  node.line = lines ? nk.line[m.key[r]] : p.frames[node.frame].line;
-  node.self = m.self[r];
-  node.total = m.total[r];
+  node.frame = w.frame;
+  node.line = lines ? nk.line[key] : p.frames[node.frame].line;
+  node.self = w.self;
+  node.total = w.total;
 }
 
-// Emission in preorder without a traversal: children are sorted (total desc, then name), each
-// kept node's subtree size gives every node its preorder position, and the nodes are then
-// written at their positions on both cores. Pruning (depth, min pct) drops whole subtrees;
-// max_nodes keeps a preorder prefix.
+void describe_node(const EmitInput &m, uint32_t r, const NodeKeys &nk, const FunctionKeys &fk,
+                   const Profile &p, bool lines, TreeNode &node) {
+  describe(m.key[r], m.weight[r], nk, fk, p, lines, node);
+}
+
+// Emission in preorder: children are sorted (total desc, then name) on both cores, then one
+// depth-first walk with an explicit stack (no recursion on the tree's depth) appends each kept
+// node to the output, so every node is written once and in order, with its parent and previous
+// sibling patched as it lands. Pruning (depth, min pct) drops whole subtrees; max_nodes keeps a
+// preorder prefix.
 CallTree emit(const ViewWeights &v, const NodeKeys &nk, const EmitInput &m, const TreeOptions &o) {
   CallTree out;
   out.view_total = v.total;
@@ -251,71 +261,48 @@ CallTree emit(const ViewWeights &v, const NodeKeys &nk, const EmitInput &m, cons
       if (start[r + 1] - start[r] > 1)
         std::sort(kids.begin() + start[r], kids.begin() + start[r + 1], HeavierFirst{m, nk, fk});
   });
-  for (uint32_t i = start[n]; i < start[n + 1]; i++) out.top_total += m.total[kids[i]];
+  for (uint32_t i = start[n]; i < start[n + 1]; i++) out.top_total += m.weight[kids[i]].total;
 
-  // Kept nodes (parents first), their subtree sizes (children first), preorder positions.
-  std::vector<uint8_t> kept(n);
-  for (uint32_t r = 0; r < n; r++)
-    kept[r] = m.total[r] != 0 && (m.parent[r] == kVirtualRoot || kept[m.parent[r]]) &&
-              (o.max_depth == 0 || m.depth[r] < o.max_depth) &&
-              (o.min_pct <= 0 || percent(m.total[r], v.total) >= o.min_pct);
-  std::vector<uint32_t> size(n, 0);
-  for (uint32_t r = n; r-- > 0;)
-    if (kept[r]) {
-      size[r] += 1;
-      if (m.parent[r] != kVirtualRoot) size[m.parent[r]] += size[r];
-    }
-  std::vector<uint32_t> pos(n, kNoNode), first_kept(n, kNoNode), next_kept(n, kNoNode);
-  uint32_t count = 0;
-  auto place_children = [&](uint32_t slot, uint32_t first_pos, uint32_t *first) {
-    uint32_t at = first_pos, prev = kNoNode;
-    for (uint32_t i = start[slot]; i < start[slot + 1]; i++) {
-      uint32_t c = kids[i];
-      if (!kept[c]) continue;
-      pos[c] = at;
-      at += size[c];
-      if (prev == kNoNode)
-        *first = c;
-      else
-        next_kept[prev] = c;
-      prev = c;
-    }
-    return at;
+  // A node is kept when it has weight, is within max_depth and min_pct, and its parent is kept
+  // (the walk only descends into kept nodes).
+  auto kept = [&](uint32_t r) {
+    const int64_t total = m.weight[r].total;
+    return total != 0 && (o.max_depth == 0 || m.depth[r] < o.max_depth) &&
+           (o.min_pct <= 0 || percent(total, v.total) >= o.min_pct);
   };
-  uint32_t top_first = kNoNode;
-  count = place_children(n, 0, &top_first);
-  for (uint32_t r = 0; r < n; r++)
-    if (kept[r]) place_children(r, pos[r] + 1, &first_kept[r]);
-  const uint32_t limit =
-      o.max_nodes ? static_cast<uint32_t>(std::min<size_t>(o.max_nodes, count)) : count;
-
-  std::vector<uint64_t> own_ids;
-  if (!m.ids) {
-    own_ids.assign(n, 0);
-    for (uint32_t r = 0; r < n; r++) {
-      if (!kept[r]) continue;
-      uint32_t fn = nk.function[m.key[r]];
-      int32_t line = o.lines ? nk.line[m.key[r]] : -1;
-      own_ids[r] = tree_node_id(m.parent[r] == kVirtualRoot ? 0 : own_ids[m.parent[r]],
-                                fk.label_hash(fn), line);
+  const size_t limit = o.max_nodes ? o.max_nodes : SIZE_MAX;
+  if (o.max_depth == 0 && o.min_pct <= 0) reserve_huge(out.nodes, std::min<size_t>(n, limit));
+  // The children kids[at, end) of the node at output position `pos` (kNoNode: the top level);
+  // `last` is the position of its last child written so far.
+  struct Level {
+    uint32_t at, end, pos, last;
+  };
+  std::vector<Level> stack{{start[n], start[n + 1], kNoNode, kNoNode}};
+  while (!stack.empty() && out.nodes.size() < limit) {
+    Level &level = stack.back();
+    if (level.at == level.end) {
+      stack.pop_back();
+      continue;
     }
+    const uint32_t r = kids[level.at++];
+    if (!kept(r)) continue;
+    const uint32_t at = static_cast<uint32_t>(out.nodes.size());
+    const uint32_t parent = level.pos;
+    if (level.last != kNoNode)
+      out.nodes[level.last].next_sibling = at;
+    else if (parent != kNoNode)
+      out.nodes[parent].first_child = at;
+    level.last = at;
+    TreeNode &node = out.nodes.emplace_back();
+    node.parent = parent;
+    node.depth = m.depth[r];
+    describe_node(m, r, nk, fk, p, o.lines, node);
+    node.id =
+        m.ids ? m.ids[r]
+              : tree_node_id(parent == kNoNode ? 0 : out.nodes[parent].id,
+                             fk.label_hash(node.function_key), o.lines ? nk.line[m.key[r]] : -1);
+    stack.push_back({start[r], start[r + 1], at, kNoNode});
   }
-  const uint64_t *ids = m.ids ? m.ids : own_ids.data();
-  out.nodes.resize(limit);
-  auto within = [&](uint32_t r) { return r != kNoNode && pos[r] < limit ? pos[r] : kNoNode; };
-  parallel_ranges(n, 0, [&](unsigned, size_t b, size_t e) {
-    for (size_t i = b; i < e; i++) {
-      uint32_t r = static_cast<uint32_t>(i);
-      if (!kept[r] || pos[r] >= limit) continue;
-      TreeNode &node = out.nodes[pos[r]];
-      node.id = ids[r];
-      node.parent = m.parent[r] == kVirtualRoot ? kNoNode : pos[m.parent[r]];
-      node.depth = m.depth[r];
-      node.first_child = within(first_kept[r]);
-      node.next_sibling = within(next_kept[r]);
-      describe_node(m, r, nk, fk, p, o.lines, node);
-    }
-  });
   return out;
 }
 
@@ -333,28 +320,24 @@ CallTree call_tree(const ViewWeights &v, const TreeOptions &o, const std::atomic
     const StackTree &t = *v.tree;
     std::span<const int64_t> self = v.self(), cum = v.cum();
     const size_t n = shape->size();
-    std::vector<int64_t> rself(n, 0), rtotal(n, 0), best(n, -1);
-    std::vector<FrameId> best_frame(n, 0);
+    std::vector<NodeWeight> weight;
+    resize_huge(weight, n);
     for (size_t i = 0; i < t.size(); i++) {
       if ((i & 0xfffff) == 0 && cancelled(cancel)) break;
       if (cum[i] == 0) continue;
       uint32_t r = shape->of_node[i];
       FrameId f = t.frame(static_cast<uint32_t>(i));
-      rtotal[r] += cum[i];
-      rself[r] += self[i];
-      if (cum[i] > best[r] || (cum[i] == best[r] && f < best_frame[r])) {
-        best[r] = cum[i];
-        best_frame[r] = f;
-      }
+      NodeWeight &w = weight[r];
+      w.total += cum[i];
+      w.self += self[i];
+      w.offer_frame(f, cum[i]);
     }
     EmitInput in;
     in.n = n;
     in.parent = shape->parent.data();
     in.key = shape->key.data();
     in.depth = shape->depth.data();
-    in.self = rself.data();
-    in.total = rtotal.data();
-    in.best_frame = best_frame.data();
+    in.weight = weight.data();
     in.start = &shape->start;
     in.kids = &shape->kids;
     in.ids = shape->ids.data();
@@ -382,6 +365,68 @@ CallTree flame_graph(const ViewWeights &v, const TreeOptions &options,
   return call_tree(v, o, cancel);
 }
 
+namespace {
+
+// The hottest path from the roots of a view over the profile's own stacks, in the index's
+// CalleeShape: only the children of the nodes on the path are weighed, each from its member
+// stack nodes. A member counts as merge_callees would map it: it has weight and its parent
+// (a member of the path's previous node) counts too; a child with no such member is not in
+// the tree.
+std::vector<TreeNode> hottest_path_in_shape(const ViewWeights &v, const NodeKeys &nk,
+                                            const CalleeShape &shape, const TreeOptions &o) {
+  const FunctionKeys &fk = v.functions();
+  const Profile &p = v.profile();
+  const StackTree &t = *v.tree;
+  std::span<const int64_t> self = v.self(), cum = v.cum();
+  std::vector<uint8_t> mapped(t.size(), 0);
+  auto counts = [&](uint32_t s) {
+    return cum[s] != 0 && (t.parent(s) == kNoNode || mapped[t.parent(s)]);
+  };
+  auto heavier = [&](uint32_t a, const NodeWeight &wa, uint32_t b, const NodeWeight &wb) {
+    if (wa.total != wb.total) return wa.total > wb.total;
+    uint32_t ra = fk.rank(nk.function[shape.key[a]]), rb = fk.rank(nk.function[shape.key[b]]);
+    if (ra != rb) return ra < rb;
+    return nk.line[shape.key[a]] < nk.line[shape.key[b]];
+  };
+  std::vector<TreeNode> path;
+  uint32_t slot = static_cast<uint32_t>(shape.size());
+  for (;;) {
+    uint32_t best = kNoNode;
+    NodeWeight best_w;
+    for (uint32_t i = shape.start[slot]; i < shape.start[slot + 1]; i++) {
+      const uint32_t c = shape.kids[i];
+      NodeWeight w;
+      bool in_tree = false;
+      for (uint32_t j = shape.member_start[c]; j < shape.member_start[c + 1]; j++) {
+        const uint32_t s = shape.members[j];
+        if (!counts(s)) continue;
+        in_tree = true;
+        w.total += cum[s];
+        w.self += self[s];
+        w.offer_frame(t.frame(s), cum[s]);
+      }
+      if (in_tree && (best == kNoNode || heavier(c, w, best, best_w))) {
+        best = c;
+        best_w = w;
+      }
+    }
+    if (best == kNoNode) break;
+    for (uint32_t j = shape.member_start[best]; j < shape.member_start[best + 1]; j++)
+      if (counts(shape.members[j])) mapped[shape.members[j]] = 1;
+    TreeNode node;
+    node.parent = path.empty() ? kNoNode : static_cast<uint32_t>(path.size() - 1);
+    node.depth = static_cast<uint32_t>(path.size());
+    describe(shape.key[best], best_w, nk, fk, p, o.lines, node);
+    node.id = shape.ids[best];
+    if (!path.empty()) path.back().first_child = static_cast<uint32_t>(path.size());
+    path.push_back(node);
+    slot = best;
+  }
+  return path;
+}
+
+} // namespace
+
 std::vector<TreeNode> hottest_path(const ViewWeights &v, const TreeOptions &o,
                                    const std::atomic<bool> *cancel) {
   // The merged callee tree, walked from the heaviest top node down the heaviest children
@@ -390,6 +435,8 @@ std::vector<TreeNode> hottest_path(const ViewWeights &v, const TreeOptions &o,
   const Profile &p = v.profile();
   NodeKeys nk = node_keys(p, fk, o.lines);
   std::vector<uint8_t> anchor = anchor_frames(v, o, cancel);
+  if (anchor.empty() && v.tree->is_profile_tree() && v.view.grouping == FunctionGrouping::name)
+    return hottest_path_in_shape(v, nk, *v.index->callee_shape(o.lines), o);
   Merged merged;
   merge_callees(v, nk, anchor, 0, merged, cancel);
   const EmitInput m = input_of(merged);

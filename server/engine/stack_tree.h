@@ -29,10 +29,6 @@ public:
   size_t size() const { return size_; }
   uint32_t parent(uint32_t node) const { return parent_[node]; }
   FrameId frame(uint32_t node) const { return frame_[node]; }
-  // Children in increasing id order; roots are the children of kNoNode.
-  uint32_t first_root() const { return first_root_; }
-  uint32_t first_child(uint32_t node) const { return first_child_[node]; }
-  uint32_t next_sibling(uint32_t node) const { return next_sibling_[node]; }
   // The node of an original stack (kNoNode for kNoStack or an all-hidden stack).
   uint32_t node_of_stack(StackId stack) const {
     if (stack == kNoStack) return kNoNode;
@@ -41,18 +37,20 @@ public:
   // True when node ids are the profile's stack ids.
   bool is_profile_tree() const { return node_of_stack_.empty(); }
   const std::vector<uint32_t> &stack_map() const { return node_of_stack_; }
+  // The first stack (lowest id) that maps to a node: the node itself in the profile's tree.
+  StackId origin(uint32_t node) const { return origin_.empty() ? node : origin_[node]; }
+  // Per frame, 1 when the tree hides it (empty for the profile's tree).
+  const std::vector<uint8_t> &hidden_frames() const { return hidden_; }
 
 private:
   StackTree() = default;
-  void link_children();
 
   const uint32_t *parent_ = nullptr;
   const uint32_t *frame_ = nullptr;
   size_t size_ = 0;
-  std::vector<uint32_t> own_parent_, own_frame_;
-  std::vector<uint32_t> first_child_, next_sibling_;
-  uint32_t first_root_ = kNoNode;
+  std::vector<uint32_t> own_parent_, own_frame_, origin_;
   std::vector<uint32_t> node_of_stack_;
+  std::vector<uint8_t> hidden_;
 };
 
 } // namespace hotlines

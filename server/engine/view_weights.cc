@@ -2,6 +2,8 @@
 // Threading: Any thread; one worker per core, each with its own accumulators, merged by the caller.
 #include "server/engine/view_weights.h"
 
+#include "server/engine/function_line_keys.h"
+#include "server/engine/hidden_weights.h"
 #include "server/engine/parallel.h"
 #include "server/engine/profile_index.h"
 #include "server/engine/view_filter.h"
@@ -29,20 +31,49 @@ std::string_view ViewWeights::unit() const {
   return u.empty() ? std::string_view("samples") : u;
 }
 
+namespace {
+
+// First-on-path flags of a filtered view's tree for `keys`, computed once into `flags`: on a
+// tree without hidden frames that hides whole keys, taken from the profile tree's flags
+// (`profile_first()`, the index's, computed there once); else computed on the tree.
+template <class ProfileFirst>
+const std::vector<uint8_t> &tree_first(std::once_flag &once, FirstOnPath &flags,
+                                       const StackTree &tree, const KeyMap &keys,
+                                       ProfileFirst profile_first) {
+  std::call_once(once, [&] {
+    flags = std::make_shared<const std::vector<uint8_t>>(
+        !tree.hidden_frames().empty() && hides_whole_keys(tree.hidden_frames(), keys)
+            ? first_on_path_from_profile(tree, keys, *profile_first())
+            : first_on_path(tree, keys));
+  });
+  return *flags;
+}
+
+} // namespace
+
 // On the profile's own tree, the index's flags (which it keeps as long as it lives).
 const std::vector<uint8_t> &ViewWeights::first_function() const {
   if (tree->is_profile_tree()) return *index->first_functions(view.grouping);
-  return *first_on_path_once(once_fn_, first_fn_, *tree, functions().map());
+  return tree_first(once_fn_, first_fn_, *tree, functions().map(),
+                    [&] { return index->first_functions(view.grouping); });
 }
 
 const std::vector<uint8_t> &ViewWeights::first_line() const {
   if (tree->is_profile_tree()) return *index->first_lines();
-  return *first_on_path_once(once_line_, first_line_, *tree, lines().lines());
+  return tree_first(once_line_, first_line_, *tree, lines().lines(),
+                    [&] { return index->first_lines(); });
 }
 
 const std::vector<uint8_t> &ViewWeights::first_file() const {
   if (tree->is_profile_tree()) return *index->first_files();
-  return *first_on_path_once(once_file_, first_file_, *tree, lines().files());
+  return tree_first(once_file_, first_file_, *tree, lines().files(),
+                    [&] { return index->first_files(); });
+}
+
+const std::vector<uint8_t> &ViewWeights::first_function_line() const {
+  if (tree->is_profile_tree()) return *index->first_function_lines(view.grouping);
+  return tree_first(once_fn_line_, first_fn_line_, *tree, index->function_lines(view.grouping).map,
+                    [&] { return index->first_function_lines(view.grouping); });
 }
 
 PassTotals weigh_samples(const SampleFilter &filter, const Profile &p, bool want_threads,
@@ -137,10 +168,13 @@ ViewResult compute_view(const ProfileIndex &index, const View &view,
     r.weights = std::move(w);
     return r;
   }
-  PassTotals pass = weigh_samples(filter, p, false, cancel, threads);
-  if (pass.cancelled) {
-    r.error = "cancelled";
-    r.cancelled = true;
+  // Hidden frames: weights per original stack first, then per node of the tree without them.
+  PassTotals pass = view.hide.empty() ? weigh_samples(filter, p, false, cancel, threads)
+                                      : weigh_hidden(index, view, filter.event(), *filter.tree(),
+                                                     cancel, threads, &r.error);
+  if (pass.cancelled || !r.error.empty()) {
+    if (r.error.empty()) r.error = "cancelled";
+    r.cancelled = r.error == "cancelled";
     return r;
   }
   auto w = std::make_shared<ViewWeights>();

@@ -57,12 +57,15 @@ public:
   const std::vector<uint8_t> &first_function() const;
   const std::vector<uint8_t> &first_line() const;
   const std::vector<uint8_t> &first_file() const;
+  // ... and for hot lines' (function, line) keys (ProfileIndex::function_lines).
+  const std::vector<uint8_t> &first_function_line() const;
   std::string_view event_name() const;
   std::string_view unit() const; // "samples" for the count measure, else the event's unit
 
 private:
-  mutable std::once_flag once_fn_, once_line_, once_file_;
-  mutable FirstOnPath first_fn_, first_line_, first_file_; // of a filtered view's own tree
+  mutable std::once_flag once_fn_, once_line_, once_file_, once_fn_line_;
+  mutable FirstOnPath first_fn_, first_line_, first_file_, first_fn_line_; // of a filtered
+                                                                           // view's own tree
 };
 
 struct ViewResult {

@@ -130,6 +130,49 @@ TEST(QueryTree, HottestPathFollowsHeaviestChild) {
   EXPECT_EQ(path[1].total, 6);
 }
 
+// Mixed-sign values (pprof diff profiles): a stack node whose subtree weighs 0 is not in the
+// tree, nor is anything under it, whichever way the hottest path is found (from the index's
+// callee shape for name grouping, from a merged tree for fqn grouping).
+TEST(QueryTree, HottestPathSkipsSubtreesThatWeighNothing) {
+  ProfileBuilder b;
+  auto frame = [&](const char *name, int line) {
+    Function fn;
+    fn.name = b.intern(name);
+    return b.frame(Frame{b.function(fn), line, -1, FrameKind::unknown});
+  };
+  FrameId r = frame("r", 1), a1 = frame("a", 1), a2 = frame("a", 2), x = frame("x", 1),
+          z = frame("z", 1);
+  EventId e = b.event("delta", "bytes");
+  ThreadId th = b.thread("main", 1);
+  auto sample = [&](std::vector<FrameId> frames, int64_t value) {
+    b.add_sample(e, b.stack_from_root(frames), th, 0, 1, value);
+  };
+  sample({r, a1, x}, 5);
+  sample({r, a1}, -5); // a at line 1 weighs 0 with x under it
+  sample({r, a2}, 1);
+  sample({r, a2, z}, 1);
+  auto idx = ProfileIndex::build(std::shared_ptr<const Profile>(b.finish()));
+  std::vector<uint64_t> ids;
+  for (FunctionGrouping g : {FunctionGrouping::name, FunctionGrouping::fqn}) {
+    View v;
+    v.grouping = g;
+    std::vector<TreeNode> path = hottest_path(*view_of(*idx, v), {});
+    ASSERT_EQ(path.size(), 3u);
+    EXPECT_EQ(path[0].name, "r");
+    EXPECT_EQ(path[0].total, 2);
+    EXPECT_EQ(path[1].name, "a");
+    EXPECT_EQ(path[1].total, 2);
+    EXPECT_EQ(path[1].self, 1);
+    EXPECT_EQ(path[1].frame, a2);
+    EXPECT_EQ(path[2].name, "z");
+    EXPECT_EQ(path[2].total, 1);
+    std::vector<uint64_t> got;
+    for (const TreeNode &n : path) got.push_back(n.id);
+    if (ids.empty()) ids = got;
+    EXPECT_EQ(got, ids);
+  }
+}
+
 TEST(QueryTree, FlameGraphIdsAreStableAcrossViewsAndCarryFrames) {
   Fixture f;
   CallTree all = flame_graph(*view_of(*f.idx));
