@@ -120,11 +120,13 @@ void PackedInts::put_block(const int64_t *values, size_t n) {
     hi = std::max(hi, values[k]);
   }
   const uint64_t base = static_cast<uint64_t>(lo);
-  const unsigned w = width_of(static_cast<uint64_t>(hi) - base);
+  const uint64_t range = static_cast<uint64_t>(hi) - base;
+  const unsigned w = width_of(range);
   const size_t offset = data_.size();
   data_.resize(offset + w * n);
   pack_any(w, values, n, base, data_.data() + offset);
-  blocks_.push_back(Block{lo, offset << 4 | w});
+  const unsigned top = w ? static_cast<unsigned>(range >> (8 * (w - 1))) : 0;
+  blocks_.push_back(Block{lo, Block::make(offset, top, w)});
 }
 
 void PackedInts::decode(size_t first, size_t n, int64_t *out) const {
@@ -151,10 +153,30 @@ int64_t PackedInts::max() const {
   int64_t buf[kBlock];
   for (size_t b = 0; b < size_; b += kBlock) {
     const size_t m = std::min(kBlock, size_ - b);
+    int64_t block_lo, block_hi;
+    block_range(b, &block_lo, &block_hi);
+    if (block_hi <= hi) continue; // nothing larger in this block
     decode(b, m, buf);
     for (size_t k = 0; k < m; k++) hi = std::max(hi, buf[k]);
   }
   return hi;
+}
+
+void PackedInts::block_range(size_t i, int64_t *lo, int64_t *hi) const {
+  const size_t b = i >> kBlockShift;
+  if (open_ && b + 1 == blocks_.size()) { // raw values, any range
+    *lo = INT64_MIN;
+    *hi = INT64_MAX;
+    return;
+  }
+  const Block &block = blocks_[b];
+  const unsigned w = block.width();
+  // The largest offset with its lower bytes all ones.
+  const uint64_t bound =
+      w == 0 ? 0 : std::min(kMask[w], ((uint64_t{block.top()} + 1) << (8 * (w - 1))) - 1);
+  const uint64_t room = static_cast<uint64_t>(INT64_MAX) - static_cast<uint64_t>(block.base);
+  *lo = block.base;
+  *hi = bound > room ? INT64_MAX : static_cast<int64_t>(static_cast<uint64_t>(block.base) + bound);
 }
 
 void PackedInts::push_back(int64_t v) {
@@ -163,7 +185,7 @@ void PackedInts::push_back(int64_t v) {
     // A new block, raw until full.
     const size_t offset = data_.size();
     data_.resize(offset + 8 * kBlock);
-    blocks_.push_back(Block{0, offset << 4 | 8});
+    blocks_.push_back(Block{0, Block::make(offset, 0, 8)});
     open_ = true;
   } else if (!open_) {
     open_last();
@@ -176,7 +198,7 @@ void PackedInts::push_back(int64_t v) {
 void PackedInts::append(size_t n, int64_t v) {
   while (n > 0) {
     if ((size_ & (kBlock - 1)) == 0 && n >= kBlock) {
-      blocks_.push_back(Block{v, data_.size() << 4});
+      blocks_.push_back(Block{v, Block::make(data_.size(), 0, 0)});
       size_ += kBlock;
       n -= kBlock;
       continue;
@@ -204,7 +226,7 @@ void PackedInts::open_last() {
   int64_t buf[kBlock];
   decode(first, m, buf);
   const size_t offset = blocks_.back().offset();
-  blocks_.back() = Block{0, offset << 4 | 8};
+  blocks_.back() = Block{0, Block::make(offset, 0, 8)};
   data_.resize(offset + 8 * kBlock);
   std::memcpy(data_.data() + offset, buf, m * 8);
   open_ = true;

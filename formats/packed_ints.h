@@ -54,6 +54,10 @@ public:
   std::vector<int64_t> to_vector() const;
   // The largest value; INT64_MIN when empty.
   int64_t max() const;
+  // Bounds of the values of the block holding value i: *lo is their minimum, *hi at least
+  // their maximum (exact but for the lower bytes of wide offsets: within 2^16 for a block
+  // 3 bytes wide, 2^24 for 4). Lets a pass skip or accept a whole block by its range.
+  void block_range(size_t i, int64_t *lo, int64_t *hi) const;
 
   // Appends a value (a full block is packed at once).
   void push_back(int64_t v);
@@ -74,10 +78,15 @@ private:
                                         0xffffffff,  0xffffffffff, 0xffffffffffff, 0xffffffffffffff,
                                         ~uint64_t{0}};
   struct Block {
-    int64_t base = 0;
-    uint64_t pos = 0; // byte offset into data_ << 4 | width
-    uint64_t offset() const { return pos >> 4; }
+    int64_t base = 0; // the block's minimum
+    // byte offset into data_ << 12 | top byte of the largest offset << 4 | width
+    uint64_t pos = 0;
+    uint64_t offset() const { return pos >> 12; }
+    unsigned top() const { return static_cast<unsigned>(pos >> 4 & 0xff); }
     unsigned width() const { return static_cast<unsigned>(pos & 15); }
+    static uint64_t make(uint64_t offset, unsigned top, unsigned width) {
+      return offset << 12 | uint64_t{top} << 4 | width;
+    }
   };
 
   static unsigned width_of(uint64_t range);

@@ -251,40 +251,43 @@ bool add_clamped(int64_t *total, int64_t *w) {
 // columns are rewritten only when a weight was clamped.
 void ProfileBuilder::total(Event &e) {
   SampleColumns &c = e.samples;
-  c.thread.shrink_to_fit();
-  c.time.shrink_to_fit();
-  c.count.shrink_to_fit();
-  c.value.shrink_to_fit();
-  c.labels.shrink_to_fit();
+  for (PackedInts *col : {&c.thread, &c.time, &c.count, &c.value, &c.labels}) col->shrink_to_fit();
+  constexpr size_t kBlock = PackedInts::kBlock;
+  const size_t n = c.size();
+  const bool has_count = !c.count.empty(), has_value = !c.value.empty();
   // One pass; with `count`/`value` non-null, the clamped weights are appended to them.
   auto pass = [&](PackedInts *count, PackedInts *value) {
     e.total_count = 0;
     e.total_value = 0;
     bool clamped = false;
-    for (size_t i = 0; i < c.size(); i++) {
-      int64_t n = c.count_at(i), v = c.value_at(i);
-      if (!c.count.empty()) {
-        clamped |= add_clamped(&e.total_count, &n);
-        if (count) count->push_back(n);
-      } else {
-        e.total_count++;
-      }
-      if (c.value.empty()) {
-        e.total_value = e.total_count;
-      } else {
-        clamped |= add_clamped(&e.total_value, &v);
-        if (value) value->push_back(v);
+    int64_t cnt[kBlock], val[kBlock];
+    for (size_t first = 0; first < n; first += kBlock) {
+      const size_t m = std::min(kBlock, n - first);
+      if (has_count) c.count.decode(first, m, cnt);
+      if (has_value) c.value.decode(first, m, val);
+      for (size_t k = 0; k < m; k++) {
+        if (has_count) {
+          clamped |= add_clamped(&e.total_count, &cnt[k]);
+          if (count) count->push_back(cnt[k]);
+        } else {
+          e.total_count++;
+        }
+        if (has_value) {
+          clamped |= add_clamped(&e.total_value, &val[k]);
+          if (value) value->push_back(val[k]);
+        }
       }
     }
+    if (!has_value) e.total_value = e.total_count; // value == count
     return clamped;
   };
   if (!pass(nullptr, nullptr)) return;
   PackedInts count, value;
-  pass(c.count.empty() ? nullptr : &count, c.value.empty() ? nullptr : &value);
+  pass(has_count ? &count : nullptr, has_value ? &value : nullptr);
   count.shrink_to_fit();
   value.shrink_to_fit();
-  if (!c.count.empty()) c.count = std::move(count);
-  if (!c.value.empty()) c.value = std::move(value);
+  if (has_count) c.count = std::move(count);
+  if (has_value) c.value = std::move(value);
   warn("event " + std::string(p_->str(e.name)) +
        ": sample weights clamped where its total would leave the 64-bit range");
 }

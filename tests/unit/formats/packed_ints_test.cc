@@ -170,6 +170,48 @@ TEST(PackedInts, AppendAfterShrink) {
   EXPECT_EQ(p.max(), 3 * 100'000 + 699 * 4);
 }
 
+// block_range: the block's minimum, and its maximum rounded up in the bytes below the top
+// byte of the largest offset; the whole range while a block is still raw.
+TEST(PackedInts, BlockRange) {
+  std::vector<int64_t> v(3 * kB);
+  for (size_t i = 0; i < kB; i++) v[i] = 100 + static_cast<int64_t>(i % 200);       // 1 byte
+  for (size_t i = kB; i < 2 * kB; i++) v[i] = -5'000'000 + static_cast<int64_t>(i); // 2 bytes
+  for (size_t i = 2 * kB; i < 3 * kB; i++) v[i] = 7;                                // 0 bytes
+  v[2 * kB + 9] = 7 + 0x123456;                                                     // 3 bytes
+  PackedInts p = PackedInts::pack(v);
+  int64_t lo, hi;
+  p.block_range(5, &lo, &hi);
+  EXPECT_EQ(lo, 100);
+  EXPECT_EQ(hi, 299); // exact for one byte
+  p.block_range(kB, &lo, &hi);
+  EXPECT_EQ(lo, -5'000'000 + static_cast<int64_t>(kB));
+  // Largest offset 1023 = 0x3ff: top byte 3, so up to 0x3ff.
+  EXPECT_EQ(hi, lo + 0x3ff);
+  p.block_range(3 * kB - 1, &lo, &hi);
+  EXPECT_EQ(lo, 7);
+  EXPECT_EQ(hi, 7 + 0x12ffff); // top byte 0x12 of 0x123456
+  // Near INT64_MAX the bound saturates instead of wrapping.
+  PackedInts top = PackedInts::pack(std::vector<int64_t>{INT64_MAX - 300, INT64_MAX});
+  top.block_range(0, &lo, &hi);
+  EXPECT_EQ(lo, INT64_MAX - 300);
+  EXPECT_EQ(hi, INT64_MAX);
+  PackedInts all = PackedInts::pack(std::vector<int64_t>{INT64_MIN, INT64_MAX});
+  all.block_range(1, &lo, &hi);
+  EXPECT_EQ(lo, INT64_MIN);
+  EXPECT_EQ(hi, INT64_MAX);
+  // A block being filled has no known range yet; once packed it has.
+  PackedInts open;
+  open.push_back(40);
+  open.push_back(41);
+  open.block_range(0, &lo, &hi);
+  EXPECT_EQ(lo, INT64_MIN);
+  EXPECT_EQ(hi, INT64_MAX);
+  open.shrink_to_fit();
+  open.block_range(0, &lo, &hi);
+  EXPECT_EQ(lo, 40);
+  EXPECT_EQ(hi, 41);
+}
+
 TEST(PackedInts, SmallerTypes) {
   const std::vector<uint32_t> threads = {0, 3, UINT32_MAX, 7};
   PackedInts p = PackedInts::pack(threads);
