@@ -62,9 +62,10 @@ TEST(KeyMap, FirstOnPathMatchesANaiveWalkWithAndWithoutHiddenFrames) {
     for (int m = 0; m < 3; m++) {
       std::vector<uint8_t> want = naive_first(*tree, *maps[m]);
       EXPECT_EQ(first_on_path(*tree, *maps[m]), want) << hide << " map " << m;
-      if (hides_whole_keys(hidden, *maps[m]))
+      if (hides_whole_keys(hidden, *maps[m])) {
         EXPECT_EQ(first_on_path_from_profile(*tree, *maps[m], profile_first[m]), want)
             << hide << " map " << m;
+      }
     }
     EXPECT_TRUE(hides_whole_keys(hidden, *maps[0]));
   }
