@@ -130,7 +130,7 @@ void PackedInts::put_block(const int64_t *values, size_t n) {
 }
 
 void PackedInts::decode(size_t first, size_t n, int64_t *out) const {
-  while (n > 0) {
+  while (n > 0 && first < packed_) {
     const Block &b = blocks_[first >> kBlockShift];
     const size_t k = first & (kBlock - 1), m = std::min(n, kBlock - k);
     const unsigned w = b.width();
@@ -140,6 +140,7 @@ void PackedInts::decode(size_t first, size_t n, int64_t *out) const {
     out += m;
     n -= m;
   }
+  if (n > 0) std::copy_n(tail_.data() + (first - packed_), n, out);
 }
 
 std::vector<int64_t> PackedInts::to_vector() const {
@@ -163,13 +164,12 @@ int64_t PackedInts::max() const {
 }
 
 void PackedInts::block_range(size_t i, int64_t *lo, int64_t *hi) const {
-  const size_t b = i >> kBlockShift;
-  if (open_ && b + 1 == blocks_.size()) { // raw values, any range
+  if (i >= packed_) { // raw values of the block being filled: any range
     *lo = INT64_MIN;
     *hi = INT64_MAX;
     return;
   }
-  const Block &block = blocks_[b];
+  const Block &block = blocks_[i >> kBlockShift];
   const unsigned w = block.width();
   // The largest offset with its lower bytes all ones.
   const uint64_t bound =
@@ -180,26 +180,25 @@ void PackedInts::block_range(size_t i, int64_t *lo, int64_t *hi) const {
 }
 
 void PackedInts::push_back(int64_t v) {
-  const size_t k = size_ & (kBlock - 1);
-  if (k == 0) {
-    // A new block, raw until full.
-    const size_t offset = data_.size();
-    data_.resize(offset + 8 * kBlock);
-    blocks_.push_back(Block{0, Block::make(offset, 0, 8)});
-    open_ = true;
-  } else if (!open_) {
-    open_last();
+  if (size_ == packed_) {
+    if (size_ & (kBlock - 1)) reopen_last(); // a partial last block was packed: unpack it
+    if (tail_.capacity() < kBlock) tail_.reserve(kBlock);
   }
-  std::memcpy(data_.data() + blocks_.back().offset() + k * 8, &v, 8);
+  tail_.push_back(v);
   size_++;
-  if (k == kBlock - 1) pack_open();
+  if (tail_.size() == kBlock) {
+    put_block(tail_.data(), kBlock);
+    packed_ = size_;
+    tail_.clear(); // keeps its capacity for the next block
+  }
 }
 
 void PackedInts::append(size_t n, int64_t v) {
   while (n > 0) {
-    if ((size_ & (kBlock - 1)) == 0 && n >= kBlock) {
+    if (size_ == packed_ && (size_ & (kBlock - 1)) == 0 && n >= kBlock) {
       blocks_.push_back(Block{v, Block::make(data_.size(), 0, 0)});
       size_ += kBlock;
+      packed_ = size_;
       n -= kBlock;
       continue;
     }
@@ -208,32 +207,21 @@ void PackedInts::append(size_t n, int64_t v) {
   }
 }
 
-// Packs the raw last block (its values are [first, size_)).
-void PackedInts::pack_open() {
-  if (!open_) return;
+void PackedInts::reopen_last() {
   const size_t first = (blocks_.size() - 1) << kBlockShift, m = size_ - first;
-  int64_t buf[kBlock];
-  const size_t offset = blocks_.back().offset();
-  std::memcpy(buf, data_.data() + offset, m * 8);
+  tail_.resize(m);
+  decode(first, m, tail_.data());
+  data_.resize(blocks_.back().offset());
   blocks_.pop_back();
-  data_.resize(offset);
-  put_block(buf, m);
-  open_ = false;
-}
-
-void PackedInts::open_last() {
-  const size_t first = (blocks_.size() - 1) << kBlockShift, m = size_ - first;
-  int64_t buf[kBlock];
-  decode(first, m, buf);
-  const size_t offset = blocks_.back().offset();
-  blocks_.back() = Block{0, Block::make(offset, 0, 8)};
-  data_.resize(offset + 8 * kBlock);
-  std::memcpy(data_.data() + offset, buf, m * 8);
-  open_ = true;
+  packed_ = first;
 }
 
 void PackedInts::shrink_to_fit() {
-  pack_open();
+  if (!tail_.empty()) {
+    put_block(tail_.data(), tail_.size());
+    packed_ = size_;
+  }
+  std::vector<int64_t>().swap(tail_);
   data_.shrink_to_fit();
   blocks_.shrink_to_fit();
 }

@@ -5,13 +5,14 @@
 // are computed and added back in unsigned arithmetic, so any int64 values round-trip and
 // nothing overflows, whatever a hostile file holds.
 //
-// Built by appending (push_back, append): the block being filled is held raw (8 KiB) and is
-// packed as soon as it is full, so the column is never held unpacked; shrink_to_fit() packs
-// the partial last block and trims the capacity (ProfileBuilder::finish does). A span of
-// values is packed with exactly sized storage in one go. at() is a block lookup, one
-// unaligned 8-byte load and a mask (a shorter load near the end of the data); decode() unpacks runs
-// for the hot loops over millions of samples. Not thread-safe while appended to; a column no longer
-// appended to may be read from any number of threads.
+// Built by appending (push_back, append): the values of the block being filled wait raw in a
+// small tail buffer (8 KiB, reused) and are packed as soon as the block is full, so the column
+// is never held unpacked; shrink_to_fit() packs the partial last block and trims the capacity
+// (ProfileBuilder::finish does). A span of values is packed with exactly sized storage in one
+// go. at() is a block lookup, one unaligned 8-byte load and a mask (a shorter load near the
+// end of the data); decode() unpacks runs for the hot loops over millions of samples. Not
+// thread-safe while appended to; a column no longer appended to may be read from any number
+// of threads.
 #pragma once
 
 #include <algorithm>
@@ -38,6 +39,8 @@ public:
   bool empty() const { return size_ == 0; }
   // Value i (< size()).
   int64_t at(size_t i) const {
+    if (i >= packed_) [[unlikely]]
+      return tail_[i - packed_];
     const Block &b = blocks_[i >> kBlockShift];
     const unsigned w = b.width();
     const size_t pos = b.offset() + (i & (kBlock - 1)) * w;
@@ -67,8 +70,11 @@ public:
   void shrink_to_fit();
   void clear() { *this = PackedInts(); }
 
-  // Heap bytes held (values, block headers, capacity not yet used).
-  size_t bytes() const { return data_.capacity() + blocks_.capacity() * sizeof(Block); }
+  // Heap bytes held (values, block headers, the tail buffer, capacity not yet used).
+  size_t bytes() const {
+    return data_.capacity() + blocks_.capacity() * sizeof(Block) +
+           tail_.capacity() * sizeof(int64_t);
+  }
   // Equal values (however they are packed).
   bool operator==(const PackedInts &o) const;
 
@@ -94,14 +100,14 @@ private:
   uint64_t load_last(size_t pos, unsigned w) const;
   // Packs values[0, n) (n <= kBlock) as a block at the end of data_ (which has room).
   void put_block(const int64_t *values, size_t n);
-  // The last block raw again (width 8, base 0) with room for a whole block.
-  void open_last();
-  void pack_open();
+  // Unpacks a partial last block into the tail, to append to it.
+  void reopen_last();
 
   std::vector<Block> blocks_;
   std::vector<uint8_t> data_; // packed values, block after block
   size_t size_ = 0;
-  bool open_ = false; // the last block is held raw (width 8, base 0) while it is filled
+  size_t packed_ = 0;         // values in blocks_; the rest, [packed_, size_), are in tail_
+  std::vector<int64_t> tail_; // raw values of the block being filled
 };
 
 template <class T> PackedInts PackedInts::pack(std::span<const T> values) {
@@ -130,7 +136,7 @@ template <class T> PackedInts PackedInts::pack(std::span<const T> values) {
     for (size_t k = 0; k < m; k++) buf[k] = static_cast<int64_t>(values[b + k]);
     p.put_block(buf, m);
   }
-  p.size_ = n;
+  p.size_ = p.packed_ = n;
   return p;
 }
 
