@@ -93,32 +93,97 @@ std::string byte_limit_text(uint64_t bytes) {
   return std::to_string(bytes) + " bytes";
 }
 
-ReadStatus read_regular_file(const std::string &path, FileBytes *out, std::string *error,
-                             const ReadFileOptions &options) {
-  if (options.dash_is_stdin && path == "-")
-    return read_fd(STDIN_FILENO, UINT64_MAX, out, error, options);
+namespace {
+
+// Opens `path` for reading if it is a regular file: its descriptor (-1 on failure, with the
+// reason in *error) and its status.
+int open_regular(const std::string &path, struct stat *st, std::string *error) {
   // O_NONBLOCK: opening a FIFO that has no writer would otherwise wait for one.
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) {
     *error = strerror(errno);
-    return ReadStatus::failed;
+    return -1;
   }
-  struct stat st {};
-  ReadStatus status;
-  if (fstat(fd, &st) != 0) {
+  if (fstat(fd, st) != 0)
     *error = strerror(errno);
-    status = ReadStatus::failed;
-  } else if (S_ISDIR(st.st_mode)) {
+  else if (S_ISDIR(st->st_mode))
     *error = "is a directory";
-    status = ReadStatus::failed;
-  } else if (!S_ISREG(st.st_mode)) {
-    *error = std::string("not a regular file (") + file_type_name(st.st_mode) + ")";
-    status = ReadStatus::failed;
-  } else {
-    status = read_fd(fd, static_cast<uint64_t>(st.st_size), out, error, options);
-  }
+  else if (!S_ISREG(st->st_mode))
+    *error = std::string("not a regular file (") + file_type_name(st->st_mode) + ")";
+  else
+    return fd;
+  ::close(fd);
+  return -1;
+}
+
+int64_t mtime_ns(const struct stat &st) {
+  return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+}
+
+} // namespace
+
+ReadStatus read_regular_file(const std::string &path, FileBytes *out, std::string *error,
+                             const ReadFileOptions &options) {
+  if (options.dash_is_stdin && path == "-")
+    return read_fd(STDIN_FILENO, UINT64_MAX, out, error, options);
+  struct stat st {};
+  const int fd = open_regular(path, &st, error);
+  if (fd < 0) return ReadStatus::failed;
+  const ReadStatus status = read_fd(fd, static_cast<uint64_t>(st.st_size), out, error, options);
   ::close(fd);
   return status;
+}
+
+RegularFile::~RegularFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+ReadStatus RegularFile::open(const std::string &path, std::string *error,
+                             const ReadFileOptions &options) {
+  struct stat st {};
+  const int fd = open_regular(path, &st, error);
+  if (fd < 0) return ReadStatus::failed;
+  if (static_cast<uint64_t>(st.st_size) > options.max_bytes) {
+    ::close(fd);
+    *error = "larger than the limit of " + byte_limit_text(options.max_bytes);
+    if (!options.raise_hint.empty()) *error += " (raise it with " + options.raise_hint + ")";
+    return ReadStatus::too_large;
+  }
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = fd;
+  size_ = static_cast<uint64_t>(st.st_size);
+  mtime_ns_ = mtime_ns(st);
+  return ReadStatus::ok;
+}
+
+ReadStatus RegularFile::read_at(uint64_t offset, size_t n, char *out, std::string *error,
+                                const std::atomic<bool> *cancel) const {
+  size_t done = 0;
+  while (done < n) {
+    if (cancel && cancel->load(std::memory_order_relaxed)) {
+      *error = "cancelled";
+      return ReadStatus::cancelled;
+    }
+    const size_t want = std::min(n - done, kChunk * 4);
+    const ssize_t got = ::pread(fd_, out + done, want, static_cast<off_t>(offset + done));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      *error = strerror(errno);
+      return ReadStatus::failed;
+    }
+    if (got == 0) {
+      *error = "the file changed while it was read (it is shorter now)";
+      return ReadStatus::failed;
+    }
+    done += static_cast<size_t>(got);
+  }
+  return ReadStatus::ok;
+}
+
+bool RegularFile::changed() const {
+  struct stat st {};
+  if (fd_ < 0 || fstat(fd_, &st) != 0) return true;
+  return static_cast<uint64_t>(st.st_size) != size_ || mtime_ns(st) != mtime_ns_;
 }
 
 } // namespace hotlines

@@ -1,8 +1,9 @@
 // Reading a file into memory without trusting it: regular files only (a FIFO, device, socket
 // or directory is refused at once — opened with O_NONBLOCK, checked with fstat — so neither a
 // FIFO with no writer nor /dev/zero can block or flood the caller), at most `max_bytes`, and
-// a cancel flag polled between reads. Never mmap: a file truncated while it is read gives
-// short data, not SIGBUS. Thread-safe; blocking I/O, so never on an event loop thread.
+// a cancel flag polled between reads; whole (read_regular_file) or piece by piece at offsets
+// (RegularFile). Never mmap: a file truncated while it is read gives short data, not SIGBUS.
+// Thread-safe; blocking I/O, so never on an event loop thread.
 #pragma once
 
 #include <atomic>
@@ -38,6 +39,8 @@ public:
   void appended(size_t n) { size_ += n; }
   // Makes room for exactly n bytes in all (a file of known size); false when out of memory.
   bool reserve(size_t n);
+  // Empties the buffer and keeps its memory, for the next read.
+  void clear() { size_ = 0; }
 
 private:
   struct Free {
@@ -54,6 +57,31 @@ enum class ReadStatus { ok, failed, too_large, cancelled };
 // 4096 MiB (raise it with ...)").
 ReadStatus read_regular_file(const std::string &path, FileBytes *out, std::string *error,
                              const ReadFileOptions &options = {});
+
+// A regular file, open for positioned reads (closed with the object). Refuses what
+// read_regular_file refuses, with the same reasons, and files over options.max_bytes.
+class RegularFile {
+public:
+  RegularFile() = default;
+  RegularFile(const RegularFile &) = delete;
+  RegularFile &operator=(const RegularFile &) = delete;
+  ~RegularFile();
+
+  ReadStatus open(const std::string &path, std::string *error, const ReadFileOptions &options);
+  uint64_t size() const { return size_; }
+  // Reads n bytes at `offset` into out, in pieces, polling `cancel` between them. Fewer
+  // bytes than asked (the file shrank since open) is a failure: "the file changed while it
+  // was read". Thread-safe.
+  ReadStatus read_at(uint64_t offset, size_t n, char *out, std::string *error,
+                     const std::atomic<bool> *cancel) const;
+  // Whether the file's size or modification time differs from when it was opened.
+  bool changed() const;
+
+private:
+  int fd_ = -1;
+  uint64_t size_ = 0;
+  int64_t mtime_ns_ = 0;
+};
 
 // "4096 MiB", "512 KiB", "100 bytes": a byte limit for an error message.
 std::string byte_limit_text(uint64_t bytes);

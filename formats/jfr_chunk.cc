@@ -3,6 +3,7 @@
 
 #include "formats/jfr_input.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace hotlines {
@@ -13,20 +14,27 @@ std::string num(int64_t v) {
 }
 } // namespace
 
-bool read_jfr_chunk_header(std::string_view data, size_t offset, JfrChunkHeader *h,
+bool read_jfr_chunk_header(std::string_view data, size_t offset, JfrChunkHeader *header,
                            std::string *error, int64_t *error_offset) {
+  const uint64_t left = offset <= data.size() ? data.size() - offset : 0;
+  return parse_jfr_chunk_header(data.substr(std::min(offset, data.size())), offset, left, header,
+                                error, error_offset);
+}
+
+bool parse_jfr_chunk_header(std::string_view head, size_t offset, uint64_t left, JfrChunkHeader *h,
+                            std::string *error, int64_t *error_offset) {
   auto bad = [&](std::string msg, size_t at) {
     *error = std::move(msg);
     *error_offset = static_cast<int64_t>(at);
     return false;
   };
-  if (offset > data.size() || data.size() - offset < JfrChunkHeader::kSize)
-    return bad("truncated JFR chunk header: " + num(static_cast<int64_t>(data.size() - offset)) +
+  if (left < JfrChunkHeader::kSize || head.size() < JfrChunkHeader::kSize)
+    return bad("truncated JFR chunk header: " + num(static_cast<int64_t>(left)) +
                    " bytes left, 68 needed",
                offset);
-  if (std::memcmp(data.data() + offset, "FLR\0", 4) != 0)
+  if (std::memcmp(head.data(), "FLR\0", 4) != 0)
     return bad("not a JFR chunk: magic FLR\\0 missing", offset);
-  JfrInput in(data, offset, offset + JfrChunkHeader::kSize, false);
+  JfrInput in(head, 0, JfrChunkHeader::kSize, false);
   in.skip(4);
   h->offset = offset;
   h->major = static_cast<uint16_t>(in.be(2));
@@ -47,9 +55,9 @@ bool read_jfr_chunk_header(std::string_view data, size_t offset, JfrChunkHeader 
                offset + 4);
   if (h->size < static_cast<int64_t>(JfrChunkHeader::kSize))
     return bad("JFR chunk size " + num(h->size) + " is smaller than its header", offset + 8);
-  if (static_cast<uint64_t>(h->size) > data.size() - offset)
+  if (static_cast<uint64_t>(h->size) > left)
     return bad("truncated JFR chunk: its header says " + num(h->size) + " bytes, " +
-                   num(static_cast<int64_t>(data.size() - offset)) + " are left",
+                   num(static_cast<int64_t>(left)) + " are left",
                offset);
   if (h->metadata_offset < static_cast<int64_t>(JfrChunkHeader::kSize) ||
       h->metadata_offset >= h->size)
@@ -68,13 +76,18 @@ bool read_jfr_chunk_header(std::string_view data, size_t offset, JfrChunkHeader 
 }
 
 JfrChunkList scan_jfr_chunks(std::string_view data) {
+  return scan_jfr_chunks(data.size(), [&](size_t offset) { return data.substr(offset); });
+}
+
+JfrChunkList scan_jfr_chunks(uint64_t size,
+                             const std::function<std::string_view(size_t)> &bytes_at) {
   JfrChunkList out;
   size_t offset = 0;
-  while (offset < data.size()) {
+  while (offset < size) {
     JfrChunkHeader h;
     std::string err;
     int64_t err_offset = -1;
-    if (!read_jfr_chunk_header(data, offset, &h, &err, &err_offset)) {
+    if (!parse_jfr_chunk_header(bytes_at(offset), offset, size - offset, &h, &err, &err_offset)) {
       out.problem = std::move(err);
       out.problem_offset = err_offset;
       break;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,10 @@ struct JfrChunkHeader {
 // message in *error and the offending byte in *error_offset.
 bool read_jfr_chunk_header(std::string_view data, size_t offset, JfrChunkHeader *header,
                            std::string *error, int64_t *error_offset);
+// The same from `head`, the bytes at `offset` (the first 68 are enough), when the data has
+// `left` bytes from `offset` on.
+bool parse_jfr_chunk_header(std::string_view head, size_t offset, uint64_t left,
+                            JfrChunkHeader *header, std::string *error, int64_t *error_offset);
 
 struct JfrChunkList {
   std::vector<JfrChunkHeader> chunks; // every complete chunk, in file order
@@ -45,5 +50,9 @@ struct JfrChunkList {
 
 // Splits data into chunks. Stops at the first chunk that is not complete.
 JfrChunkList scan_jfr_chunks(std::string_view data);
+// The same over data of `size` bytes that are not in memory: bytes_at(offset) gives the bytes
+// at an offset (at least a header's 68 when there are that many; fewer mean the data ends).
+JfrChunkList scan_jfr_chunks(uint64_t size,
+                             const std::function<std::string_view(size_t)> &bytes_at);
 
 } // namespace hotlines

@@ -108,12 +108,16 @@ struct Handler {
 } // namespace
 
 struct JfrChunkReader::Impl {
-  Impl(std::string_view d, const JfrChunkHeader &c, int64_t start, const LoadOptions &o,
+  Impl(std::string_view bytes, const JfrChunkHeader &c, int64_t start, const LoadOptions &o,
        JfrMetadataCache *shared)
-      : data(d), chunk(c), profile_start(start), options(o), cache(shared ? shared : &own_cache) {}
+      : data(bytes), chunk(c), file_offset(c.offset), profile_start(start), options(o),
+        cache(shared ? shared : &own_cache) {
+    chunk.offset = 0; // offsets are in `data`, the chunk's own bytes
+  }
 
-  std::string_view data;
+  std::string_view data; // the chunk's bytes: every offset inside the reader is into them
   JfrChunkHeader chunk;
+  size_t file_offset; // of the chunk in the file, added to the offsets the reader reports
   int64_t profile_start;
   const LoadOptions &options;
   JfrChunkInfo info;
@@ -729,20 +733,28 @@ struct JfrChunkReader::Impl {
     if (bad_events)
       tables.warn(std::to_string(bad_events) +
                       " corrupt JFR event(s) skipped in the chunk at byte " +
-                      std::to_string(chunk.offset),
+                      std::to_string(file_offset),
                   bad_event_offset);
     if (res && res->missing_refs())
       tables.warn(std::to_string(res->missing_refs()) +
                       " reference(s) to missing constant-pool entries (first: " +
                       res->missing_ref_what() + ")",
-                  res->missing_ref_offset());
+                  in_file(res->missing_ref_offset()));
+  }
+
+  // An offset in the chunk as an offset in the file (-1, unknown, stays).
+  int64_t in_file(int64_t at) const { return at < 0 ? at : at + static_cast<int64_t>(file_offset); }
+
+  void attach(std::string_view bytes) {
+    data = bytes;
+    if (res) res->rebase(bytes);
   }
 };
 
-JfrChunkReader::JfrChunkReader(std::string_view data, const JfrChunkHeader &chunk,
+JfrChunkReader::JfrChunkReader(std::string_view chunk_bytes, const JfrChunkHeader &chunk,
                                int64_t profile_start_ns, const LoadOptions &options,
                                JfrMetadataCache *cache)
-    : impl_(std::make_unique<Impl>(data, chunk, profile_start_ns, options, cache)) {}
+    : impl_(std::make_unique<Impl>(chunk_bytes, chunk, profile_start_ns, options, cache)) {}
 
 JfrChunkReader::~JfrChunkReader() = default;
 
@@ -752,9 +764,15 @@ bool JfrChunkReader::survey(size_t slice_bytes) {
 void JfrChunkReader::route(const std::vector<std::pair<std::string, size_t>> &range_of_type) {
   impl_->route(range_of_type);
 }
+void JfrChunkReader::attach(std::string_view chunk_bytes) {
+  impl_->attach(chunk_bytes);
+}
 bool JfrChunkReader::decode(size_t s, std::vector<JfrColumnRange> &ranges,
                             JfrSliceRefs *refs) const {
-  return impl_->decode_slice(s, ranges, refs);
+  const bool ok = impl_->decode_slice(s, ranges, refs);
+  refs->error_offset = impl_->in_file(refs->error_offset);
+  refs->bad_event_offset = impl_->in_file(refs->bad_event_offset);
+  return ok;
 }
 bool JfrChunkReader::resolve(const JfrSliceRefs &refs, ProfileBuilder &tables,
                              std::vector<JfrColumnRange> &ranges) {
@@ -770,7 +788,7 @@ const std::string &JfrChunkReader::error() const {
   return impl_->error;
 }
 int64_t JfrChunkReader::error_offset() const {
-  return impl_->error_offset;
+  return impl_->in_file(impl_->error_offset);
 }
 
 } // namespace hotlines

@@ -75,11 +75,18 @@ struct JfrSliceRefs {
 
 class JfrChunkReader {
 public:
-  // `profile_start_ns` is the wall-clock start of the earliest chunk: sample times are
-  // nanoseconds since then. `cache` (optional) shares parsed metadata between chunks.
-  JfrChunkReader(std::string_view data, const JfrChunkHeader &chunk, int64_t profile_start_ns,
-                 const LoadOptions &options, JfrMetadataCache *cache = nullptr);
+  // `chunk_bytes` are the chunk's `chunk.size` bytes, header included; the offsets the reader
+  // reports (errors, warnings) are in the file, from `chunk.offset`. `profile_start_ns` is the
+  // wall-clock start of the earliest chunk: sample times are nanoseconds since then. `cache`
+  // (optional) shares parsed metadata between chunks.
+  JfrChunkReader(std::string_view chunk_bytes, const JfrChunkHeader &chunk,
+                 int64_t profile_start_ns, const LoadOptions &options,
+                 JfrMetadataCache *cache = nullptr);
   ~JfrChunkReader();
+  // The chunk's bytes, read again into another buffer: the reader keeps nothing that points
+  // into the bytes it had, only offsets. For a file read chunk by chunk into reused buffers,
+  // once between survey() and decode().
+  void attach(std::string_view chunk_bytes);
 
   // Pass 1: metadata, settings, sample counts and slices of about `slice_bytes` into info().
   // False on corrupt data.

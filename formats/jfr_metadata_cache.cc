@@ -32,7 +32,7 @@ JfrMetadataCache::Entry JfrMetadataCache::get(std::string_view data, const JfrCh
   e.decoder = std::make_shared<JfrDecoder>(*md, compressed);
   if (!body.empty()) {
     std::lock_guard<std::mutex> lock(mu_);
-    cached_.push_back(Cached{body, compressed, e});
+    cached_.push_back(Cached{std::string(body), compressed, e});
   }
   return e;
 }

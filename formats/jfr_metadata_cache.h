@@ -29,7 +29,8 @@ public:
 
 private:
   struct Cached {
-    std::string_view body; // the metadata event after its per-chunk header fields
+    std::string body; // the metadata event after its per-chunk header fields (a copy: chunks'
+                      // bytes may live in buffers that are reused)
     bool compressed;
     Entry entry;
   };

@@ -13,6 +13,7 @@
 #include "formats/jfr_chunk_reader.h"
 #include "formats/jfr_event_table.h"
 #include "formats/jfr_metadata_cache.h"
+#include "formats/jfr_source.h"
 
 #include <algorithm>
 #include <condition_variable>
@@ -20,10 +21,8 @@
 #include <exception>
 #include <functional>
 #include <mutex>
-#include <sys/mman.h>
 #include <system_error>
 #include <thread>
-#include <unistd.h>
 
 namespace hotlines {
 
@@ -128,6 +127,7 @@ struct ChunkWork {
   JfrChunkInfo info;
   std::string error;
   int64_t error_offset = -1;
+  JfrSource::Held bytes; // while the chunk is surveyed, and from its first slice to its last
   std::unique_ptr<JfrChunkReader> reader;
   std::vector<std::pair<std::string, size_t>> range_of_type; // JFR type -> event index
   size_t first_slice = 0;                                    // index into JfrRead::slices
@@ -164,8 +164,8 @@ void recording_span(const JfrChunkList &list, int64_t *start, int64_t *end) {
 
 // One read of a JFR file; its methods are the steps of read_chunks, in order.
 struct JfrRead {
-  JfrRead(std::string_view data, const LoadOptions &options, const JfrChunkList &list)
-      : data(data), options(options), list(list), n(list.chunks.size()), chunks(n) {
+  JfrRead(JfrSource &source, const LoadOptions &options, const JfrChunkList &list)
+      : source(source), options(options), list(list), n(list.chunks.size()), chunks(n) {
     recording_span(list, &start, &end);
     threads = options.threads ? options.threads : std::thread::hardware_concurrency();
     threads = std::max(threads, 1u);
@@ -183,6 +183,9 @@ struct JfrRead {
   void select_event();
   // Each slice's capacity in its events, the chunks' routes, the stack columns' room.
   void plan_ranges();
+  // Pass 2, on a worker: the bytes of chunk i, acquired by its first slice. False (with
+  // *error) when they cannot be read.
+  bool chunk_bytes(size_t i, std::string *error);
   // Pass 2, on a worker: slice k decoded into raw columns of its own, then, in file order, its
   // references resolved into `out`.
   void read_slice(size_t k);
@@ -190,16 +193,13 @@ struct JfrRead {
   // it is its chunk's last, the chunk's reader and bytes let go. False (with `failure` set)
   // to stop.
   bool merge_slice(size_t k);
-  // With options.discard_input, chunk i's bytes given back to the system: nothing reads them
-  // once the chunk is merged.
-  void release_chunk(size_t i);
   // The events into `out`, with optional columns dropped where they hold defaults. False
   // (with `failure` set) when an event's totals overflow.
   bool add_events();
   // The finished profile and its metadata.
   LoadResult finish();
 
-  std::string_view data;
+  JfrSource &source;
   const LoadOptions &options;
   const JfrChunkList &list;
   const size_t n;
@@ -216,6 +216,7 @@ struct JfrRead {
   std::mutex mu;
   std::condition_variable cv;
   size_t resolved = 0;
+  std::mutex bytes_mu; // held while a chunk's bytes are acquired in pass 2
   std::vector<std::string> producers;
   int64_t period = 0;
   size_t done_bytes = 0;
@@ -224,13 +225,20 @@ struct JfrRead {
 void JfrRead::survey_chunk(size_t i) {
   try {
     ChunkWork &c = chunks[i];
-    c.reader =
-        std::make_unique<JfrChunkReader>(data, list.chunks[i], start, options, &metadata_cache);
+    if (!source.acquire(list.chunks[i], &c.bytes, &c.error)) {
+      c.error_offset = options.cancelled() ? -1 : static_cast<int64_t>(list.chunks[i].offset);
+      return;
+    }
+    c.reader = std::make_unique<JfrChunkReader>(c.bytes.bytes, list.chunks[i], start, options,
+                                                &metadata_cache);
     if (!c.reader->survey(options.jfr_slice_bytes ? options.jfr_slice_bytes : kDefaultSliceBytes)) {
       c.error = c.reader->error();
       c.error_offset = c.reader->error_offset();
     }
     c.info = c.reader->info();
+    // A file of several chunks is read again chunk by chunk in pass 2, into reused buffers;
+    // one chunk alone keeps its bytes.
+    if (source.rereads() && n > 1) source.release(list.chunks[i], &c.bytes, false);
   } catch (const std::exception &e) { // out of memory
     chunks[i].error = std::string("cannot read JFR chunk: ") + e.what();
     chunks[i].error_offset = static_cast<int64_t>(list.chunks[i].offset);
@@ -323,24 +331,37 @@ void JfrRead::plan_ranges() {
   for (PlannedEvent &ev : events) ev.columns.stack.reserve(ev.size);
 }
 
+bool JfrRead::chunk_bytes(size_t i, std::string *error) {
+  std::lock_guard<std::mutex> lock(bytes_mu);
+  ChunkWork &c = chunks[i];
+  if (c.bytes.held()) return true;
+  if (!source.acquire(list.chunks[i], &c.bytes, error)) return false;
+  c.reader->attach(c.bytes.bytes);
+  return true;
+}
+
 void JfrRead::read_slice(size_t k) {
   SliceWork &sw = slices[k];
   ChunkWork &c = chunks[sw.chunk];
   JfrSliceRefs refs;
   bool decoded = false;
   try {
-    sw.raw.resize(events.size());
-    for (size_t e = 0; e < events.size(); e++) {
-      JfrEventColumns &raw = sw.raw[e];
-      const size_t cap = sw.ranges[e].capacity;
-      raw.stack.resize(cap);
-      raw.thread.resize(cap);
-      raw.time.resize(cap);
-      if (events[e].count) raw.count.resize(cap);
-      if (events[e].value) raw.value.resize(cap);
-      sw.ranges[e].columns = &raw;
+    if (chunk_bytes(sw.chunk, &refs.error)) {
+      sw.raw.resize(events.size());
+      for (size_t e = 0; e < events.size(); e++) {
+        JfrEventColumns &raw = sw.raw[e];
+        const size_t cap = sw.ranges[e].capacity;
+        raw.stack.resize(cap);
+        raw.thread.resize(cap);
+        raw.time.resize(cap);
+        if (events[e].count) raw.count.resize(cap);
+        if (events[e].value) raw.value.resize(cap);
+        sw.ranges[e].columns = &raw;
+      }
+      decoded = c.reader->decode(sw.index, sw.ranges, &refs);
+    } else if (!options.cancelled()) {
+      refs.error_offset = static_cast<int64_t>(list.chunks[sw.chunk].offset);
     }
-    decoded = c.reader->decode(sw.index, sw.ranges, &refs);
   } catch (const std::exception &e) { // out of memory
     refs.error = std::string("cannot read JFR chunk: ") + e.what();
     refs.error_offset = static_cast<int64_t>(list.chunks[sw.chunk].offset);
@@ -381,15 +402,6 @@ void JfrRead::read_slice(size_t k) {
   cv.notify_all();
 }
 
-void JfrRead::release_chunk(size_t i) {
-  if (!options.discard_input) return;
-  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  const uintptr_t base = reinterpret_cast<uintptr_t>(data.data());
-  const uintptr_t begin = (base + list.chunks[i].offset + page - 1) & ~(page - 1);
-  const uintptr_t end = (base + list.chunks[i].end()) & ~(page - 1);
-  if (end > begin) madvise(reinterpret_cast<void *>(begin), end - begin, MADV_DONTNEED);
-}
-
 namespace {
 // Appends `raw`'s first n samples to an event's columns, noting which hold more than defaults
 // and summing its totals.
@@ -427,12 +439,13 @@ bool JfrRead::merge_slice(size_t k) {
   std::vector<JfrEventColumns>().swap(sw.raw);
   if (sw.index + 1 < c.info.slices.size()) return true;
   c.reader.reset();
-  release_chunk(i);
+  source.release(list.chunks[i], &c.bytes, true);
   if (std::find(producers.begin(), producers.end(), c.info.producer) == producers.end())
     producers.push_back(c.info.producer);
   if (period == 0) period = c.info.period_ns;
   done_bytes += static_cast<size_t>(list.chunks[i].size);
-  if (options.progress) options.progress(static_cast<double>(done_bytes) / data.size());
+  if (options.progress)
+    options.progress(static_cast<double>(done_bytes) / static_cast<double>(source.size()));
   if (options.cancelled()) {
     failure = LoadResult::failure("cancelled");
     return false;
@@ -485,12 +498,13 @@ LoadResult JfrRead::finish() {
   return LoadResult::success(std::move(profile));
 }
 
-LoadResult read_chunks(std::string_view data, const LoadOptions &options) {
-  JfrChunkList list = scan_jfr_chunks(data);
+LoadResult read_chunks(JfrSource &source, const LoadOptions &options) {
+  JfrChunkList list = source.chunks();
+  if (options.cancelled()) return LoadResult::failure("cancelled");
   if (list.chunks.empty())
     return LoadResult::failure(list.problem.empty() ? "empty JFR file" : list.problem,
                                list.problem_offset < 0 ? 0 : list.problem_offset);
-  JfrRead r(data, options, list);
+  JfrRead r(source, options, list);
 
   // Pass 1: what each chunk holds.
   run_in_order(
@@ -520,7 +534,19 @@ LoadResult read_chunks(std::string_view data, const LoadOptions &options) {
 
 LoadResult read_jfr(std::string_view data, const LoadOptions &options) {
   try {
-    return read_chunks(data, options);
+    JfrSource source(data, options.discard_input);
+    return read_chunks(source, options);
+  } catch (const std::exception &e) { // out of memory; readers never throw
+    return LoadResult::failure(std::string("cannot read JFR data: ") + e.what(), 0);
+  }
+}
+
+LoadResult read_jfr_file(const RegularFile &file, const LoadOptions &options) {
+  try {
+    JfrSource source(file, options.cancel);
+    LoadResult r = read_chunks(source, options);
+    if (file.changed()) return LoadResult::failure("the file changed while it was read");
+    return r;
   } catch (const std::exception &e) { // out of memory; readers never throw
     return LoadResult::failure(std::string("cannot read JFR data: ") + e.what(), 0);
   }

@@ -42,6 +42,28 @@ const JfrConstantPools &JfrResolver::pools() {
   return *pools_;
 }
 
+void JfrResolver::rebase(std::string_view data) {
+  data_ = data;
+  class_names_ = {};
+  methods_ = {};
+  method_infos_.clear();
+  frame_memo_.clear(); // frames hold function ids from method_infos_
+  frame_memo_size_ = 0;
+}
+
+bool JfrResolver::varint_frames(int cls) {
+  if (varint_frames_.size() < md_.classes.size()) varint_frames_.assign(md_.classes.size(), -1);
+  int8_t &known = varint_frames_[cls];
+  if (known < 0) {
+    known = chunk_.compressed_integers();
+    for (const JfrDecoder::FieldCode &c : dec_.codes(cls))
+      known &= !c.array && (c.code == JfrDecoder::kShort || c.code == JfrDecoder::kChar ||
+                            c.code == JfrDecoder::kInt || c.code == JfrDecoder::kLong ||
+                            c.code == JfrDecoder::kRef);
+  }
+  return known == 1;
+}
+
 void JfrResolver::missing(int cls, uint64_t key, size_t at) {
   if (key == 0) return; // 0 is how writers say null
   if (missing_refs_++ == 0) {
@@ -269,6 +291,28 @@ StackId JfrResolver::resolve_stack(int type, uint64_t key, size_t at) {
   return last_stack_ = id;
 }
 
+FrameId *JfrResolver::memo_frame(const FrameKey &key) {
+  if ((frame_memo_size_ + 1) * 4 > frame_memo_.size() * 3) {
+    std::vector<FrameSlot> old(std::max<size_t>(1024, frame_memo_.size() * 2));
+    old.swap(frame_memo_);
+    frame_memo_size_ = 0;
+    for (const FrameSlot &s : old)
+      if (s.id != kNull) *memo_frame(s.key) = s.id;
+  }
+  uint64_t h = key.f[0] * 0x9E3779B97F4A7C15ull;
+  for (int i = 1; i < 4; i++) h = (h ^ (h >> 29) ^ key.f[i]) * 0xBF58476D1CE4E5B9ull;
+  const size_t mask = frame_memo_.size() - 1;
+  for (size_t i = (h ^ (h >> 32)) & mask;; i = (i + 1) & mask) {
+    FrameSlot &s = frame_memo_[i];
+    if (s.id == kNull) {
+      s.key = key;
+      frame_memo_size_++;
+      return &s.id;
+    }
+    if (s.key == key) return &s.id;
+  }
+}
+
 StackId JfrResolver::decode_stack(int cls, size_t off) {
   if (frames_field_.size() < md_.classes.size()) frames_field_.assign(md_.classes.size(), -2);
   if (frames_field_[cls] == -2) frames_field_[cls] = md_.field(cls, "frames");
@@ -287,6 +331,34 @@ StackId JfrResolver::decode_stack(int cls, size_t off) {
         std::max<size_t>(1, dec_.min_size(JfrDecoder::FieldCode{fc.code, false, fc.type})));
     const int8_t *slots =
         slots_for(frame_slots_, fc.type, {"method", "lineNumber", "bytecodeIndex", "type"});
+    if (fc.code == JfrDecoder::kStruct && varint_frames(fc.type)) {
+      // Each frame's fields read as raw varints: a frame seen before in the chunk is found by
+      // them; a new one is decoded as below.
+      const size_t fields = dec_.codes(fc.type).size();
+      const uint8_t *const base = reinterpret_cast<const uint8_t *>(data_.data());
+      const uint8_t *const end = base + in.end();
+      for (uint32_t k = 0; k < n && in.ok(); k++) {
+        const size_t frame_at = in.pos();
+        FrameKey key{{0, 0, 0, 0}};
+        const uint8_t *p = in.ptr();
+        for (size_t i = 0; i < fields && p; i++) {
+          uint64_t v = 0;
+          p = p < end ? jfr_varint(p, end, &v) : nullptr;
+          if (slots[i] >= 0) key.f[slots[i]] = v;
+        }
+        in.set_ptr(p);
+        if (!in.ok()) break;
+        FrameId *id = memo_frame(key);
+        if (*id == kNull) {
+          JfrValue f[4];
+          JfrInput fin = in.sub(frame_at, static_cast<size_t>(p - base) - frame_at);
+          dec_.read_fields(fc.type, slots, fin, f);
+          *id = frame(f, frame_at);
+        }
+        frame_buf_.push_back(*id);
+      }
+      continue;
+    }
     for (uint32_t k = 0; k < n && in.ok(); k++) {
       JfrValue f[4];
       size_t frame_at = in.pos();

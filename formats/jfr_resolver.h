@@ -32,6 +32,9 @@ public:
   // The chunk's constant pools, loaded by `load` on first need (it returns nullptr when they
   // are corrupt; the caller keeps the error).
   void set_pools(std::function<const JfrConstantPools *()> load) { load_pools_ = std::move(load); }
+  // The same chunk's bytes at another address (read again into another buffer): memos that
+  // point into the bytes are dropped.
+  void rebase(std::string_view data);
   // Where threads, functions, frames and stacks are created.
   void set_builder(ProfileBuilder *b) { b_ = b; }
 
@@ -105,6 +108,23 @@ private:
   ThreadId last_thread_ = kNull;
   StackId last_stack_ = kNoStack;
   std::vector<FrameId> frame_buf_;
+  // Frames decoded in this chunk, by the raw integers of their method, line, bytecode index
+  // and type fields: a chunk's stacks share most of their frames. Open addressing.
+  struct FrameKey {
+    uint64_t f[4];
+    bool operator==(const FrameKey &) const = default;
+  };
+  struct FrameSlot {
+    FrameKey key;
+    FrameId id = kNull; // kNull: empty
+  };
+  FrameId *memo_frame(const FrameKey &key);
+  bool varint_frames(int cls);
+  std::vector<FrameSlot> frame_memo_;
+  size_t frame_memo_size_ = 0;
+  // Per frame class: whether every field is a plain varint (1), so frames are decoded from raw
+  // pointers and looked up in frame_memo_; 0 not, -1 not yet known.
+  std::vector<int8_t> varint_frames_;
   // Per-class slot maps for pool types decoded by field name.
   std::vector<std::vector<int8_t>> thread_slots_, method_slots_, class_slots_, frame_slots_;
   std::vector<int> frames_field_; // StackTrace class -> index of `frames`, -2 unknown

@@ -167,12 +167,41 @@ LoadResult load_profile_file(const std::string &path, const LoadOptions &options
     ro.raise_hint = options.limits.bytes_hint;
     ro.cancel = options.cancel;
     ro.dash_is_stdin = true;
-    ReadStatus st = read_regular_file(path, &bytes, &err, ro);
-    if (st == ReadStatus::cancelled) return LoadResult::failure("cancelled");
-    if (st != ReadStatus::ok) return LoadResult::failure("cannot read " + path + ": " + err);
-    LoadOptions own = options;
-    own.discard_input = true; // nothing reads `bytes` after the load
-    LoadResult r = load_bytes(bytes.view(), own);
+    auto failed = [&](ReadStatus st) {
+      return st == ReadStatus::cancelled ? LoadResult::failure("cancelled")
+                                         : LoadResult::failure("cannot read " + path + ": " + err);
+    };
+    LoadResult r;
+    if (path == "-") {
+      const ReadStatus st = read_regular_file(path, &bytes, &err, ro);
+      if (st != ReadStatus::ok) return failed(st);
+    } else {
+      RegularFile file;
+      ReadStatus st = file.open(path, &err, ro);
+      if (st != ReadStatus::ok) return failed(st);
+      // JFR is read chunk by chunk into reused buffers; other formats whole.
+      char magic[4] = {};
+      const size_t n = static_cast<size_t>(std::min<uint64_t>(file.size(), sizeof magic));
+      if ((st = file.read_at(0, n, magic, &err, options.cancel)) != ReadStatus::ok)
+        return failed(st);
+      if (n == sizeof magic && detect_format({magic, n}) == Format::jfr) {
+        r = read_jfr_file(file, options);
+      } else {
+        if (!bytes.reserve(static_cast<size_t>(file.size())))
+          return LoadResult::failure("cannot read " + path + ": out of memory reading " +
+                                     std::to_string(file.size()) + " bytes");
+        const size_t size = static_cast<size_t>(file.size());
+        if ((st = file.read_at(0, size, bytes.append_space(size), &err, options.cancel)) !=
+            ReadStatus::ok)
+          return failed(st);
+        bytes.appended(size);
+      }
+    }
+    if (!r.ok() && r.error.empty()) {
+      LoadOptions own = options;
+      own.discard_input = true; // nothing reads `bytes` after the load
+      r = load_bytes(bytes.view(), own);
+    }
     if (!r.ok()) r.error = path + ": " + r.error;
     return r;
   });

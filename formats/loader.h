@@ -17,8 +17,9 @@ Format detect_format(std::string_view data, std::string *why = nullptr);
 // Loads from bytes already in memory (gzip allowed, inflated within options.limits).
 LoadResult load_profile_bytes(std::string_view data, const LoadOptions &options = {});
 // Loads a file: a regular file, read into memory (never mapped: a file rewritten while it
-// loads is a load error, not a crash) within options.limits; "-" reads stdin. Running out of
-// memory is a load error too. Errors name the path.
+// loads is a load error, not a crash) within options.limits; "-" reads stdin. A JFR file is
+// read chunk by chunk into reused buffers, never whole. Running out of memory is a load error
+// too. Errors name the path.
 LoadResult load_profile_file(const std::string &path, const LoadOptions &options = {});
 
 } // namespace hotlines

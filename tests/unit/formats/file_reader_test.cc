@@ -161,3 +161,35 @@ TEST(FileReader, FileTruncatedWhileItLoadsDoesNotCrash) {
   ASSERT_FALSE(empty.ok());
   EXPECT_EQ(empty.error, file.path + ": empty input: no profile data");
 }
+
+// A JFR file is read chunk by chunk, and its chunks twice (surveyed, then decoded): a file
+// that shrinks or is rewritten meanwhile is an error that says so, never a crash or a profile
+// mixed from two files.
+TEST(FileReader, JfrFileChangedWhileItLoadsIsAnError) {
+  const std::string chunks = read_file(java_profile("ap-cpu-then-wall-2chunks.jfr"));
+  std::string recording;
+  for (int i = 0; i < 4; i++) recording += chunks; // 8 chunks
+  for (bool shrink : {true, false}) {
+    SCOPED_TRACE(shrink ? "shrunk" : "rewritten");
+    TempPath file("rewritten.jfr");
+    write(file.path, recording);
+    ASSERT_TRUE(load_profile_file(file.path).ok());
+    int calls = 0;
+    LoadOptions o;
+    o.threads = 1;
+    o.progress = [&](double) {
+      if (calls++ == 0) {
+        if (shrink) {
+          ASSERT_EQ(truncate(file.path.c_str(), static_cast<off_t>(chunks.size())), 0);
+        } else { // the same size, other bytes: a timestamp moves on
+          std::this_thread::sleep_for(std::chrono::milliseconds(20));
+          write(file.path, std::string(recording.size(), 'x'));
+        }
+      }
+    };
+    LoadResult r = load_profile_file(file.path, o);
+    EXPECT_GT(calls, 0);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error, file.path + ": the file changed while it was read");
+  }
+}

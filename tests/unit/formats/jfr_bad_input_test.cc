@@ -3,8 +3,10 @@
 // entries. Every case must end in a profile that passes check_valid() (possibly with
 // warnings) or an error with a byte offset inside the input — never a crash or a hang — and
 // no single allocation may be sized by an untrusted field (operator new is watched here).
+#include "formats/jfr_chunk.h"
 #include "formats/jfr_input.h"
 #include "formats/jfr_reader.h"
+#include "formats/loader.h"
 #include "jfr_test_util.h"
 #include "jfr_test_writer.h"
 
@@ -181,6 +183,71 @@ TEST(JfrBadInput, FlippedBytes) {
       expect_graceful(d, what, k % 5 == 0 ? 2 : 1);
     }
   }
+}
+
+// A file is read chunk by chunk into reused buffers, with the offsets inside each chunk
+// translated back to the file: broken files give the errors and warnings, at the offsets,
+// that the same bytes in memory give.
+TEST(JfrBadInput, FilesReadChunkByChunkFailAsTheirBytesDo) {
+  std::mt19937 rng(777);
+  TempDir dir;
+  const std::string path = dir.file("broken.jfr");
+  int failures = 0, warned = 0, failures_in_last = 0;
+  // Three chunks: a JDK recording, then async-profiler's two (concatenated recordings).
+  const std::string data = read_file(java_profile("jdk-profile.jfr")) +
+                           read_file(java_profile("ap-cpu-then-wall-2chunks.jfr"));
+  const JfrChunkList chunks = scan_jfr_chunks(data);
+  ASSERT_EQ(chunks.chunks.size(), 3u);
+  const size_t last = chunks.chunks.back().offset;
+  for (int k = 0; k < 240; k++) {
+    std::string d = data;
+    std::string what;
+    bool in_last = false;
+    if (k % 4 == 3) {
+      d.resize(data.size() * (k + 1) / 241); // cut: the complete chunks load, with a warning
+      what += " cut at " + std::to_string(d.size());
+    } else {
+      // Flips anywhere, a third of them in the last chunk, past its header.
+      in_last = k % 3 == 0;
+      for (int f = 0; f < 1 + k % 3; f++) {
+        size_t at = in_last ? last + 68 + rng() % (d.size() - last - 68) : rng() % d.size();
+        d[at] = static_cast<char>(d[at] ^ (1 + rng() % 255));
+        what += " flipped " + std::to_string(at);
+      }
+    }
+    write_file(path, d);
+    for (unsigned threads : {1u, 2u}) {
+      SCOPED_TRACE(what + ", " + std::to_string(threads) + " threads");
+      LoadOptions o;
+      o.threads = threads;
+      o.jfr_slice_bytes = 20000;
+      LoadResult bytes = read_jfr(d, o), file = load_profile_file(path, o);
+      ASSERT_EQ(bytes.ok(), file.ok()) << bytes.describe() << " / " << file.describe();
+      if (!bytes.ok()) {
+        failures++;
+        EXPECT_EQ(path + ": " + bytes.error, file.error);
+        EXPECT_EQ(bytes.error_offset, file.error_offset);
+        // Where the bytes went wrong, in the file: inside the broken chunk.
+        if (in_last) {
+          failures_in_last++;
+          EXPECT_GE(file.error_offset, static_cast<int64_t>(last)) << file.describe();
+        }
+        continue;
+      }
+      const auto &a = bytes.profile->metadata.warnings, &b = file.profile->metadata.warnings;
+      ASSERT_EQ(a.size(), b.size());
+      for (size_t i = 0; i < a.size(); i++) {
+        EXPECT_EQ(a[i].message, b[i].message);
+        EXPECT_EQ(a[i].offset, b[i].offset);
+      }
+      warned += !a.empty();
+      expect_identical(*bytes.profile, *file.profile);
+    }
+  }
+  // The cases must cover both outcomes.
+  EXPECT_GT(failures, 20);
+  EXPECT_GT(failures_in_last, 10);
+  EXPECT_GT(warned, 20);
 }
 
 TEST(JfrBadInput, SyntheticCorruptionsEverywhere) {

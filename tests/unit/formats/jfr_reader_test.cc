@@ -96,6 +96,26 @@ TEST_P(JfrFixture, SameProfileWhateverTheSlices) {
     }
 }
 
+// A file is read chunk by chunk into reused buffers, never whole: the profile is the one its
+// bytes in memory give.
+TEST_P(JfrFixture, SameProfileReadChunkByChunkFromTheFile) {
+  std::string bytes = plain_bytes(GetParam());
+  LoadResult whole = load(bytes, 1);
+  ASSERT_TRUE(whole.ok());
+  TempDir dir;
+  const std::string path = dir.file("plain.jfr");
+  write_file(path, bytes);
+  for (unsigned threads : {1u, 2u}) {
+    LoadOptions o;
+    o.threads = threads;
+    LoadResult file = load_profile_file(path, o);
+    ASSERT_TRUE(file.ok()) << file.describe();
+    expect_identical(*whole.profile, *file.profile);
+    EXPECT_EQ(file.profile->metadata.chunks, whole.profile->metadata.chunks);
+    EXPECT_EQ(file.profile->metadata.warnings.size(), whole.profile->metadata.warnings.size());
+  }
+}
+
 // LoadOptions::only_event: the one event, exactly as in a full load; "" is the default event;
 // an event the file lacks loads them all.
 TEST_P(JfrFixture, OnlyEventLoadsThatEventExactly) {

@@ -1,0 +1,57 @@
+// JfrSource: where the JFR reader gets a file's bytes, chunk by chunk. Either bytes already in
+// memory (views, nothing copied; with `discard`, a chunk's pages are given back once it is
+// released), or a regular file read chunk by chunk into buffers that are reused: the file is
+// never in memory whole, and a recording of many chunks costs no fresh pages (which the
+// kernel zeroes first: that was a quarter of a load). Thread-safe: chunks are acquired and
+// released on any threads.
+#pragma once
+
+#include "formats/file_reader.h"
+#include "formats/jfr_chunk.h"
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hotlines {
+
+class JfrSource {
+public:
+  // The bytes of one chunk while they are held.
+  struct Held {
+    std::string_view bytes;
+    std::unique_ptr<FileBytes> buffer; // when read from a file
+    bool held() const { return bytes.data() != nullptr; }
+  };
+
+  // `data` must outlive the source. With `discard`, it is the caller's own heap memory that
+  // nothing reads after the load.
+  JfrSource(std::string_view data, bool discard) : data_(data), discard_(discard) {}
+  // `file` (open) must outlive the source; reads poll `cancel`.
+  JfrSource(const RegularFile &file, const std::atomic<bool> *cancel)
+      : file_(&file), cancel_(cancel) {}
+
+  uint64_t size() const { return file_ ? file_->size() : data_.size(); }
+  // Whether released chunks must be read again: false for bytes in memory.
+  bool rereads() const { return file_ != nullptr; }
+  // The chunks of the data; for a file, reads their headers only.
+  JfrChunkList chunks();
+  // The bytes of `chunk` into *out. False with *error ("cancelled", a read error) on failure.
+  bool acquire(const JfrChunkHeader &chunk, Held *out, std::string *error);
+  // Lets go of a chunk's bytes: a buffer goes back for reuse; bytes in memory, when `last`
+  // (nothing reads them again) and the source may discard them, go back to the system.
+  void release(const JfrChunkHeader &chunk, Held *held, bool last);
+
+private:
+  std::string_view data_;
+  bool discard_ = false;
+  const RegularFile *file_ = nullptr;
+  const std::atomic<bool> *cancel_ = nullptr;
+  std::mutex mu_;
+  std::vector<std::unique_ptr<FileBytes>> free_; // buffers to reuse, guarded by mu_
+};
+
+} // namespace hotlines
