@@ -68,7 +68,41 @@ JfrDecoder::JfrDecoder(const JfrMetadata &md, bool compressed) : md_(md), compre
     }
     if (!changed) break;
   }
+  // Structs that are varints only, by rounds: a class is settled once its struct fields are.
+  // Cyclic ones never settle and stay -1, as do ones nested deeper than the rounds (real
+  // ones nest two or three deep); sizes are capped.
+  varints_.assign(md.classes.size(), -1);
+  for (int round = 0; round < 8 && compressed; round++) {
+    bool changed = false;
+    for (size_t c = 0; c < md.classes.size(); c++) {
+      if (varints_[c] >= 0 || md.classes[c].kind != JfrKind::object) continue;
+      int64_t sum = 0;
+      for (const FieldCode &f : codes_[c]) {
+        const bool varint = f.code == kShort || f.code == kChar || f.code == kInt ||
+                            f.code == kLong || f.code == kRef;
+        const int32_t n = f.array ? -1 : varint ? 1 : f.code == kStruct ? varints_[f.type] : -1;
+        if (n < 0 || (sum += n) > 1024) {
+          sum = -1;
+          break;
+        }
+      }
+      if (sum >= 0) {
+        varints_[c] = static_cast<int32_t>(sum);
+        changed = true;
+      }
+    }
+    if (!changed) break;
+  }
 }
+
+namespace {
+// Skips n varints on the raw bytes; the input fails when they run past its end.
+void skip_varints(JfrInput &in, uint64_t n) {
+  const uint8_t *p = in.ptr(), *const end = in.base() + in.end();
+  for (; n > 0 && p; n--) p = p < end ? jfr_skip_varint(p, end) : nullptr;
+  in.set_ptr(p);
+}
+} // namespace
 
 size_t JfrDecoder::min_size_of(Code code, int type) const {
   switch (code) {
@@ -192,6 +226,7 @@ void JfrDecoder::skip_one(Code code, int type, JfrInput &in, int depth) const {
     skip_string(in);
     return;
   case kStruct:
+    if (varints_[type] >= 0) return skip_varints(in, static_cast<uint64_t>(varints_[type]));
     skip_struct(type, in, depth + 1);
     return;
   }
@@ -202,11 +237,14 @@ void JfrDecoder::skip_field(const FieldCode &f, JfrInput &in, int depth) const {
   size_t min = min_size_of(f.code, f.type);
   uint32_t n = in.count(min);
   if (min == 0) return; // elements that take no bytes (empty structs)
+  if (f.code == kStruct && varints_[f.type] >= 0)
+    return skip_varints(in, uint64_t{n} * static_cast<uint64_t>(varints_[f.type]));
   for (uint32_t i = 0; i < n && in.ok(); i++) skip_one(f.code, f.type, in, depth);
 }
 
 void JfrDecoder::skip_struct(int cls, JfrInput &in, int depth) const {
   if (depth > kMaxDepth) return in.fail();
+  if (varints_[cls] >= 0) return skip_varints(in, static_cast<uint64_t>(varints_[cls]));
   for (const FieldCode &f : codes_[cls]) {
     skip_field(f, in, depth);
     if (!in.ok()) return;

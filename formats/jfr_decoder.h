@@ -83,6 +83,9 @@ private:
   int string_class_ = -1;
   std::vector<std::vector<FieldCode>> codes_;
   std::vector<uint32_t> struct_min_size_;
+  // Per class: how many varints an inline value of it is when every field is one (nested
+  // such structs included), so it is skipped on the raw bytes; -1 when it is not.
+  std::vector<int32_t> varints_;
 };
 
 } // namespace hotlines

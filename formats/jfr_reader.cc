@@ -328,7 +328,13 @@ void JfrRead::plan_ranges() {
     for (size_t e = 0; e < events.size(); e++) events[e].size += sw.ranges[e].capacity;
   }
   for (ChunkWork &c : chunks) c.reader->route(c.range_of_type);
-  for (PlannedEvent &ev : events) ev.columns.stack.reserve(ev.size);
+  for (PlannedEvent &ev : events) {
+    ev.columns.stack.reserve(ev.size);
+    ev.columns.thread.reserve(ev.size);
+    ev.columns.time.reserve(ev.size);
+    if (ev.count) ev.columns.count.reserve(ev.size);
+    if (ev.value) ev.columns.value.reserve(ev.size);
+  }
 }
 
 bool JfrRead::chunk_bytes(size_t i, std::string *error) {
@@ -408,20 +414,39 @@ namespace {
 void append_samples(const JfrEventColumns &raw, size_t n, PlannedEvent &ev) {
   SampleColumns &c = ev.columns;
   c.stack.insert(c.stack.end(), raw.stack.begin(), raw.stack.begin() + static_cast<ptrdiff_t>(n));
+  c.thread.append(raw.thread.data(), n);
+  c.time.append(raw.time.data(), n);
+  bool thread = false, time = false, count = false, value = false;
   for (size_t i = 0; i < n; i++) {
-    const int64_t count = raw.count.empty() ? 1 : raw.count[i];
-    const int64_t value = raw.value.empty() ? count : raw.value[i];
-    c.thread.push_back(raw.thread[i]);
-    c.time.push_back(raw.time[i]);
-    if (ev.count) c.count.push_back(count);
-    if (ev.value) c.value.push_back(value);
-    ev.any_thread |= raw.thread[i] != 0;
-    ev.any_time |= raw.time[i] != 0;
-    ev.any_count |= count != 1;
-    ev.any_value |= value != count;
-    ev.overflow |= __builtin_add_overflow(ev.total_count, count, &ev.total_count);
-    ev.overflow |= __builtin_add_overflow(ev.total_value, value, &ev.total_value);
+    thread |= raw.thread[i] != 0;
+    time |= raw.time[i] != 0;
   }
+  const int64_t *counts = raw.count.empty() ? nullptr : raw.count.data();
+  const int64_t *values = raw.value.empty() ? counts : raw.value.data();
+  if (counts) {
+    if (ev.count) c.count.append(counts, n);
+    for (size_t i = 0; i < n; i++) {
+      count |= counts[i] != 1;
+      ev.overflow |= __builtin_add_overflow(ev.total_count, counts[i], &ev.total_count);
+    }
+  } else {
+    if (ev.count) c.count.append(n, 1);
+    ev.overflow |= __builtin_add_overflow(ev.total_count, static_cast<int64_t>(n), &ev.total_count);
+  }
+  if (values) {
+    if (ev.value) c.value.append(values, n);
+    for (size_t i = 0; i < n; i++) {
+      value |= values[i] != (counts ? counts[i] : 1);
+      ev.overflow |= __builtin_add_overflow(ev.total_value, values[i], &ev.total_value);
+    }
+  } else {
+    if (ev.value) c.value.append(n, 1);
+    ev.overflow |= __builtin_add_overflow(ev.total_value, static_cast<int64_t>(n), &ev.total_value);
+  }
+  ev.any_thread |= thread;
+  ev.any_time |= time;
+  ev.any_count |= count;
+  ev.any_value |= value;
 }
 } // namespace
 

@@ -123,6 +123,8 @@ void PackedInts::put_block(const int64_t *values, size_t n) {
   const uint64_t range = static_cast<uint64_t>(hi) - base;
   const unsigned w = width_of(range);
   const size_t offset = data_.size();
+  if (offset + w * n > data_.capacity() && expect_ > packed_) // room for the rest at this width
+    data_.reserve(std::max(offset + w * (expect_ - packed_), 2 * data_.capacity()));
   data_.resize(offset + w * n);
   pack_any(w, values, n, base, data_.data() + offset);
   const unsigned top = w ? static_cast<unsigned>(range >> (8 * (w - 1))) : 0;
@@ -180,17 +182,10 @@ void PackedInts::block_range(size_t i, int64_t *lo, int64_t *hi) const {
 }
 
 void PackedInts::push_back(int64_t v) {
-  if (size_ == packed_) {
-    if (size_ & (kBlock - 1)) reopen_last(); // a partial last block was packed: unpack it
-    if (tail_.capacity() < kBlock) tail_.reserve(kBlock);
-  }
+  open_tail();
   tail_.push_back(v);
   size_++;
-  if (tail_.size() == kBlock) {
-    put_block(tail_.data(), kBlock);
-    packed_ = size_;
-    tail_.clear(); // keeps its capacity for the next block
-  }
+  close_tail();
 }
 
 void PackedInts::append(size_t n, int64_t v) {
@@ -224,6 +219,7 @@ void PackedInts::shrink_to_fit() {
   std::vector<int64_t>().swap(tail_);
   data_.shrink_to_fit();
   blocks_.shrink_to_fit();
+  expect_ = 0;
 }
 
 bool PackedInts::operator==(const PackedInts &o) const {

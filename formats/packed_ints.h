@@ -66,6 +66,14 @@ public:
   void push_back(int64_t v);
   // Appends n copies of v (whole blocks of them cost no value bytes).
   void append(size_t n, int64_t v);
+  // Appends values[0, n) (any integer type).
+  template <class T> void append(const T *values, size_t n);
+  // Expects about n values in all: storage grows once to what the first blocks' widths say
+  // n values take, not by doubling and copying.
+  void reserve(size_t n) {
+    expect_ = n;
+    blocks_.reserve((n + kBlock - 1) / kBlock);
+  }
   // Packs the partial last block and frees unused capacity.
   void shrink_to_fit();
   void clear() { *this = PackedInts(); }
@@ -102,13 +110,42 @@ private:
   void put_block(const int64_t *values, size_t n);
   // Unpacks a partial last block into the tail, to append to it.
   void reopen_last();
+  // Before appending: the tail ready to take values.
+  void open_tail() {
+    if (size_ == packed_) {
+      if (size_ & (kBlock - 1)) reopen_last(); // a partial last block was packed: unpack it
+      if (tail_.capacity() < kBlock) tail_.reserve(kBlock);
+    }
+  }
+  // After appending: a full tail packed.
+  void close_tail() {
+    if (tail_.size() == kBlock) {
+      put_block(tail_.data(), kBlock);
+      packed_ = size_;
+      tail_.clear(); // keeps its capacity for the next block
+    }
+  }
 
   std::vector<Block> blocks_;
   std::vector<uint8_t> data_; // packed values, block after block
   size_t size_ = 0;
   size_t packed_ = 0;         // values in blocks_; the rest, [packed_, size_), are in tail_
   std::vector<int64_t> tail_; // raw values of the block being filled
+  size_t expect_ = 0;         // values expected in all (reserve)
 };
+
+template <class T> void PackedInts::append(const T *values, size_t n) {
+  static_assert(sizeof(T) <= sizeof(int64_t));
+  while (n > 0) {
+    open_tail();
+    const size_t m = std::min(n, kBlock - tail_.size());
+    tail_.insert(tail_.end(), values, values + m);
+    size_ += m;
+    values += m;
+    n -= m;
+    close_tail();
+  }
+}
 
 template <class T> PackedInts PackedInts::pack(std::span<const T> values) {
   static_assert(sizeof(T) <= sizeof(int64_t));

@@ -298,3 +298,20 @@ TEST(PackedInts, BuilderPeakIsPacked) {
   EXPECT_GE(p.at(n - 1), 1000);
   EXPECT_LT(p.at(n - 1), 1200);
 }
+
+// reserve() sizes the storage from the first blocks' widths; blocks that come out wider
+// still fit, and the column is the one appending without it gives.
+TEST(PackedInts, ReservedColumnsEqualGrownOnes) {
+  std::vector<int64_t> v(20 * kB + 77);
+  for (size_t i = 0; i < v.size(); i++)
+    v[i] = i < 5 * kB ? static_cast<int64_t>(i % 200) : static_cast<int64_t>(i) * 1'000'003;
+  PackedInts grown = appended(v), reserved;
+  reserved.reserve(v.size());
+  reserved.append(v.data(), 3 * kB + 11); // width 1 for these, then wider blocks
+  for (size_t i = 3 * kB + 11; i < v.size(); i++) reserved.push_back(v[i]);
+  grown.shrink_to_fit();
+  reserved.shrink_to_fit();
+  EXPECT_EQ(reserved.to_vector(), v);
+  EXPECT_TRUE(reserved == grown);
+  EXPECT_EQ(reserved.bytes(), grown.bytes());
+}
