@@ -714,9 +714,10 @@ struct JfrChunkReader::Impl {
         threads[o >> 1] = t == kNull ? res->unknown_thread() : t;
       } else {
         const JfrSliceRefs::Ref &r = refs.stacks[o >> 1];
-        stacks[o >> 1] = res->stack(r.type, r.key, r.at);
+        res->stack(r.type, r.key, r.at, &stacks[o >> 1]);
       }
     }
+    res->build_stacks();
     for (JfrColumnRange &r : ranges) {
       if (!r.columns) continue;
       StackId *st = r.columns->stack.data() + r.begin;

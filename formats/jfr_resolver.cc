@@ -274,21 +274,46 @@ FrameId JfrResolver::frame(const JfrValue *f, size_t at) {
   return b_->frame(fr);
 }
 
-StackId JfrResolver::resolve_stack(int type, uint64_t key, size_t at) {
+void JfrResolver::stack(int type, uint64_t key, size_t at, StackId *out) {
   if (const StackId *s = stacks_.find(key)) {
-    last_stack_key_ = key;
-    return last_stack_ = *s;
+    *out = *s;
+    return;
   }
-  StackId id = kNoStack;
-  size_t off = pools().find(type, key);
+  if (const uint32_t *e = batch_index_.find(key)) {
+    batch_outs_.emplace_back(*e, out);
+    return;
+  }
+  const size_t off = pools().find(type, key);
   if (!off) {
     missing(type, key, at);
   } else if (md_.classes[type].kind == JfrKind::object) {
-    id = decode_stack(type, off);
+    const size_t begin = batch_frames_.size();
+    if (decode_stack(type, off)) {
+      const uint32_t e = static_cast<uint32_t>(batch_ends_.size());
+      batch_ends_.push_back(static_cast<uint32_t>(batch_frames_.size()));
+      batch_keys_.push_back(key);
+      batch_index_.insert(key, e);
+      batch_outs_.emplace_back(e, out);
+      // Batches stay small enough for 32-bit ends and a few MB of frames.
+      if (batch_frames_.size() >= (size_t{1} << 20)) build_stacks();
+      return;
+    }
+    batch_frames_.resize(begin);
   }
-  stacks_.insert(key, id);
-  last_stack_key_ = key;
-  return last_stack_ = id;
+  stacks_.insert(key, kNoStack);
+  *out = kNoStack;
+}
+
+void JfrResolver::build_stacks() {
+  batch_ids_.resize(batch_ends_.size());
+  b_->stacks_from_leaf(batch_frames_, batch_ends_, batch_ids_.data());
+  for (size_t e = 0; e < batch_keys_.size(); e++) stacks_.insert(batch_keys_[e], batch_ids_[e]);
+  for (const auto &[e, out] : batch_outs_) *out = batch_ids_[e];
+  batch_frames_.clear();
+  batch_ends_.clear();
+  batch_keys_.clear();
+  batch_index_ = {};
+  batch_outs_.clear();
 }
 
 FrameId *JfrResolver::memo_frame(const FrameKey &key) {
@@ -313,12 +338,11 @@ FrameId *JfrResolver::memo_frame(const FrameKey &key) {
   }
 }
 
-StackId JfrResolver::decode_stack(int cls, size_t off) {
+bool JfrResolver::decode_stack(int cls, size_t off) {
   if (frames_field_.size() < md_.classes.size()) frames_field_.assign(md_.classes.size(), -2);
   if (frames_field_[cls] == -2) frames_field_[cls] = md_.field(cls, "frames");
   const int ff = frames_field_[cls];
   JfrInput in = input_at(off);
-  frame_buf_.clear();
   const auto &codes = dec_.codes(cls);
   for (size_t i = 0; i < codes.size() && in.ok(); i++) {
     const JfrDecoder::FieldCode &fc = codes[i];
@@ -355,7 +379,7 @@ StackId JfrResolver::decode_stack(int cls, size_t off) {
           dec_.read_fields(fc.type, slots, fin, f);
           *id = frame(f, frame_at);
         }
-        frame_buf_.push_back(*id);
+        batch_frames_.push_back(*id);
       }
       continue;
     }
@@ -374,12 +398,11 @@ StackId JfrResolver::decode_stack(int cls, size_t off) {
           dec_.read_fields(fc.type, slots, fin, f);
         }
       }
-      if (in.ok()) frame_buf_.push_back(frame(f, frame_at));
+      if (in.ok()) batch_frames_.push_back(frame(f, frame_at));
     }
   }
   // Pool entries were walked once when indexed, so this cannot fail on its own; be safe.
-  if (!in.ok()) return kNoStack;
-  return b_->stack_from_leaf(frame_buf_);
+  return in.ok();
 }
 
 } // namespace hotlines

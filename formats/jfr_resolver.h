@@ -49,10 +49,12 @@ public:
   }
   // The thread of samples that have none.
   ThreadId unknown_thread();
-  // The stack of a jdk.types.StackTrace reference, kNoStack when null, empty or missing.
-  StackId stack(int type, uint64_t key, size_t at) {
-    return key == last_stack_key_ ? last_stack_ : resolve_stack(type, key, at);
-  }
+  // The stack of a jdk.types.StackTrace reference into *out (kNoStack when null, empty or
+  // missing), once build_stacks() has run: stacks are decoded here and built in batches.
+  // `out` must stay valid until then.
+  void stack(int type, uint64_t key, size_t at, StackId *out);
+  // Builds the stacks decoded since the last call and stores their ids.
+  void build_stacks();
 
   int64_t missing_refs() const { return missing_refs_; }
   int64_t missing_ref_offset() const { return missing_ref_offset_; }
@@ -77,8 +79,8 @@ private:
   const int8_t *slots_for(std::vector<std::vector<int8_t>> &cache, int cls,
                           std::initializer_list<std::string_view> names);
   ThreadId resolve_thread(int type, uint64_t key, size_t at);
-  StackId resolve_stack(int type, uint64_t key, size_t at);
-  StackId decode_stack(int cls, size_t off);
+  // Appends the frames of the StackTrace entry at `off` to batch_frames_; false when corrupt.
+  bool decode_stack(int cls, size_t off);
   std::string_view class_name(const JfrValue &v, size_t at);
   MethodInfo *method(const JfrValue &v, size_t at);
   FunctionId function(MethodInfo *m, bool java);
@@ -104,10 +106,16 @@ private:
   ThreadId unknown_thread_ = kNull;
   FunctionId unknown_function_ = kNull;
   // The last lookups: consecutive events mostly come from one thread's buffer.
-  uint64_t last_thread_key_ = UINT64_MAX, last_stack_key_ = UINT64_MAX;
+  uint64_t last_thread_key_ = UINT64_MAX;
   ThreadId last_thread_ = kNull;
-  StackId last_stack_ = kNoStack;
-  std::vector<FrameId> frame_buf_;
+  // Stacks decoded and not built yet: their frames (leaf first, one after another) and ends,
+  // pool keys, index by key, and where each id goes.
+  std::vector<FrameId> batch_frames_;
+  std::vector<uint32_t> batch_ends_;
+  std::vector<uint64_t> batch_keys_;
+  JfrIdMap<uint32_t> batch_index_;
+  std::vector<std::pair<uint32_t, StackId *>> batch_outs_;
+  std::vector<StackId> batch_ids_;
   // Frames decoded in this chunk, by the raw integers of their method, line, bytecode index
   // and type fields: a chunk's stacks share most of their frames. Open addressing.
   struct FrameKey {

@@ -28,6 +28,12 @@ public:
   StackId stack_from_root(std::span<const FrameId> frames_root_first);
   // Builds a stack from frames given leaf first (JFR and pprof order).
   StackId stack_from_leaf(std::span<const FrameId> frames_leaf_first);
+  // Builds stacks from frames given leaf first, stack i from frames [ends[i - 1], ends[i])
+  // (ends[-1] being 0), into out[i]: the ids stack_from_leaf gives called on each in turn.
+  // The lookups of different stacks overlap in memory: for deep stacks in big tables, where
+  // nearly every lookup misses the cache, that is most of the time.
+  void stacks_from_leaf(std::span<const FrameId> frames, std::span<const uint32_t> ends,
+                        StackId *out);
   ThreadId thread(std::string_view name, int64_t os_tid = -1, int64_t java_tid = -1);
 
   // Finds or creates the event `name` with its value unit.
@@ -69,6 +75,8 @@ private:
   void total(Event &e);
   // The stack of frames frame_at(0) (root) .. frame_at(depth - 1) (leaf).
   template <class Frames> StackId stack_along(size_t depth, Frames frame_at);
+  // Adds the node (parent, frame), known to be new, whose key hashes to h.
+  StackId add_stack(StackId parent, FrameId frame, uint64_t h);
 
   std::unique_ptr<Profile> p_;
   IdTable string_ids_, function_ids_, frame_ids_, stack_ids_, thread_ids_;

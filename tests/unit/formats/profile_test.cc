@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 using namespace hotlines;
 
 namespace {
@@ -170,6 +172,42 @@ TEST(Profile, CheckValidCatchesBrokenInvariants) {
 
 // Stacks built one after another reuse the last path's prefix: the ids are those one stack()
 // call per frame gives, whatever was built before, and the cache does not outlive finish().
+// Stacks built in a batch, their lookups overlapped, get the ids and nodes building them one
+// after another gives: stacks that share prefixes with each other (new in the batch) and with
+// earlier ones, repeated and empty stacks, batches of every size.
+TEST(ProfileBuilder, StacksBuiltInABatchAreTheOnesBuiltInTurn) {
+  std::mt19937 rng(99);
+  for (int round = 0; round < 20; round++) {
+    ProfileBuilder one, batch;
+    std::vector<FrameId> frames;
+    for (ProfileBuilder *b : {&one, &batch})
+      for (int i = 0; i < 6; i++) {
+        Function fn;
+        fn.name = b->intern("f" + std::to_string(i));
+        b->frame(Frame{b->function(fn), i + 1, -1, FrameKind::jit});
+      }
+    for (int batch_no = 0; batch_no < 4; batch_no++) {
+      std::vector<FrameId> all;
+      std::vector<uint32_t> ends;
+      std::vector<StackId> want;
+      const int n = static_cast<int>(rng() % 40);
+      for (int k = 0; k < n; k++) {
+        std::vector<FrameId> leaf_first(rng() % 12);
+        for (FrameId &f : leaf_first) f = static_cast<FrameId>(rng() % (1 + round % 6));
+        want.push_back(one.stack_from_leaf(leaf_first));
+        all.insert(all.end(), leaf_first.begin(), leaf_first.end());
+        ends.push_back(static_cast<uint32_t>(all.size()));
+      }
+      std::vector<StackId> got(ends.size());
+      batch.stacks_from_leaf(all, ends, got.data());
+      EXPECT_EQ(got, want);
+    }
+    EXPECT_EQ(batch.profile().stack_parent, one.profile().stack_parent);
+    EXPECT_EQ(batch.profile().stack_frame, one.profile().stack_frame);
+    EXPECT_EQ(batch.profile().stack_depth, one.profile().stack_depth);
+  }
+}
+
 TEST(ProfileBuilder, StacksFromFramesReuseTheLastPathExactly) {
   ProfileBuilder b;
   std::vector<FrameId> f;
