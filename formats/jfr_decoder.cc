@@ -98,9 +98,7 @@ JfrDecoder::JfrDecoder(const JfrMetadata &md, bool compressed) : md_(md), compre
 namespace {
 // Skips n varints on the raw bytes; the input fails when they run past its end.
 void skip_varints(JfrInput &in, uint64_t n) {
-  const uint8_t *p = in.ptr(), *const end = in.base() + in.end();
-  for (; n > 0 && p; n--) p = p < end ? jfr_skip_varint(p, end) : nullptr;
-  in.set_ptr(p);
+  in.set_ptr(jfr_skip_varints(in.ptr(), in.base() + in.end(), n));
 }
 } // namespace
 

@@ -73,6 +73,31 @@ inline const uint8_t *jfr_skip_varint(const uint8_t *p, const uint8_t *end) {
   return jfr_varint_slow(p, end, &v);
 }
 
+// Skips n varints: the position after them, or nullptr when they run past `end`. Eight bytes
+// at a time: the varints ending in a word are its bytes without the top bit, but for a varint
+// of 9 bytes (eight with the top bit, then one of any value), which is left to jfr_skip_varint.
+inline const uint8_t *jfr_skip_varints(const uint8_t *p, const uint8_t *end, uint64_t n) {
+  unsigned run = 0; // bytes of the varint in progress before p
+  while (n > 0 && end - p >= 8) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    uint64_t stops = ~w & 0x8080808080808080ull;
+    const unsigned lead = stops ? static_cast<unsigned>(__builtin_ctzll(stops)) >> 3 : 8;
+    if (run + lead >= 8) break; // a 9-byte varint may be under way
+    const unsigned ends = static_cast<unsigned>(__builtin_popcountll(stops));
+    if (ends >= n) {
+      for (uint64_t k = 1; k < n; k++) stops &= stops - 1;
+      return p + (__builtin_ctzll(stops) >> 3) + 1;
+    }
+    n -= ends;
+    run = static_cast<unsigned>(__builtin_clzll(stops)) >> 3;
+    p += 8;
+  }
+  p -= run;
+  for (; n > 0 && p; n--) p = p < end ? jfr_skip_varint(p, end) : nullptr;
+  return p;
+}
+
 class JfrInput {
 public:
   JfrInput() = default;

@@ -361,6 +361,8 @@ bool JfrResolver::decode_stack(int cls, size_t off) {
       const size_t fields = dec_.codes(fc.type).size();
       const uint8_t *const base = reinterpret_cast<const uint8_t *>(data_.data());
       const uint8_t *const end = base + in.end();
+      FrameKey last_key{{0, 0, 0, 0}};
+      FrameId last_id = kNull; // kNull: no frame yet
       for (uint32_t k = 0; k < n && in.ok(); k++) {
         const size_t frame_at = in.pos();
         FrameKey key{{0, 0, 0, 0}};
@@ -372,14 +374,18 @@ bool JfrResolver::decode_stack(int cls, size_t off) {
         }
         in.set_ptr(p);
         if (!in.ok()) break;
-        FrameId *id = memo_frame(key);
-        if (*id == kNull) {
-          JfrValue f[4];
-          JfrInput fin = in.sub(frame_at, static_cast<size_t>(p - base) - frame_at);
-          dec_.read_fields(fc.type, slots, fin, f);
-          *id = frame(f, frame_at);
+        if (last_id == kNull || !(key == last_key)) { // recursion repeats frames: no lookup
+          FrameId *id = memo_frame(key);
+          if (*id == kNull) {
+            JfrValue f[4];
+            JfrInput fin = in.sub(frame_at, static_cast<size_t>(p - base) - frame_at);
+            dec_.read_fields(fc.type, slots, fin, f);
+            *id = frame(f, frame_at);
+          }
+          last_key = key;
+          last_id = *id;
         }
-        batch_frames_.push_back(*id);
+        batch_frames_.push_back(last_id);
       }
       continue;
     }
