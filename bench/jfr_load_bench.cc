@@ -1,7 +1,7 @@
 // JFR load benchmark. Without arguments: Google Benchmark over every .jfr fixture (parse +
 // model, and parse + model + the query engine's precomputed per-event index; one and two
 // threads), reporting bytes/s and samples/s. With `--load FILE [--threads N] [--repeat K]`:
-// loads FILE as `hotlines info` does (read into memory + read_jfr), builds the index, and
+// loads FILE as `hotlines info` does (load_profile_file: read chunk by chunk), builds the index, and
 // prints one line of numbers for bench/jfr_load.sh — MB/s, samples/s, bytes/sample, CPU time,
 // distinct stacks and their depth (counted after the timed load), peak RSS and peak anonymous
 // (heap) RSS, and last the format and producer (the rest of the line). Single-threaded driver; the reader makes its own workers.
