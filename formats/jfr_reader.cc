@@ -544,8 +544,8 @@ LoadResult read_chunks(JfrSource &source, const LoadOptions &options) {
   r.plan_slices();
   r.plan_ranges();
 
-  // Pass 2: samples into their ranges, tables merged in file order. The first chunk builds
-  // its tables in the output builder itself, so its ids need no mapping.
+  // Pass 2: slices decoded on the workers, resolved into `out` in file order, appended to the
+  // events' columns in file order.
   run_in_order(
       r.slices.size(), static_cast<unsigned>(std::min<size_t>(r.threads, r.slices.size())),
       [&](size_t k) { r.read_slice(k); }, [&](size_t k) { return r.merge_slice(k); });
