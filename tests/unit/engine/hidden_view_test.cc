@@ -14,27 +14,6 @@ using namespace hotlines::test;
 
 namespace {
 
-std::shared_ptr<const ViewWeights> view_of(const ProfileIndex &idx, const View &v) {
-  ViewResult r = compute_view(idx, v);
-  EXPECT_TRUE(r.ok()) << r.error;
-  return r.weights;
-}
-
-std::map<std::string, std::pair<int64_t, int64_t>> rows_of(const HotFunctions &h) {
-  std::map<std::string, std::pair<int64_t, int64_t>> m;
-  for (const FunctionRow &r : h.rows) m[std::string(r.name)] = {r.self, r.total};
-  return m;
-}
-
-// "name total/self" per node, indented by depth.
-std::string dump(const CallTree &t) {
-  std::string s;
-  for (const TreeNode &n : t.nodes)
-    s += std::string(n.depth * 2, ' ') + std::string(n.name) + " " + std::to_string(n.total) + "/" +
-         std::to_string(n.self) + "\n";
-  return s;
-}
-
 View hiding(std::vector<std::string> hide) {
   View v;
   v.hide = std::move(hide);

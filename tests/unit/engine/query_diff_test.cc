@@ -10,12 +10,6 @@ using namespace hotlines::test;
 
 namespace {
 
-std::shared_ptr<const ViewWeights> view_of(const ProfileIndex &idx, const View &v = {}) {
-  ViewResult r = compute_view(idx, v);
-  EXPECT_TRUE(r.ok()) << r.error;
-  return r.weights;
-}
-
 const DiffRow *find(const Diff &d, std::string_view name, int32_t line = 0) {
   for (const DiffRow &r : d.rows)
     if (r.name == name && r.line == line) return &r;

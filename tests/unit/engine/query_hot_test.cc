@@ -15,18 +15,6 @@ using namespace hotlines::test;
 
 namespace {
 
-std::shared_ptr<const ViewWeights> view_of(const ProfileIndex &idx, const View &v) {
-  ViewResult r = compute_view(idx, v);
-  EXPECT_TRUE(r.ok()) << r.error;
-  return r.weights;
-}
-
-std::map<std::string, std::pair<int64_t, int64_t>> rows_of(const HotFunctions &h) {
-  std::map<std::string, std::pair<int64_t, int64_t>> m;
-  for (const FunctionRow &r : h.rows) m[std::string(r.name)] = {r.self, r.total};
-  return m;
-}
-
 TEST(QueryHot, RecursionCountsTotalOncePerSample) {
   TestProfile t;
   FrameId a = t.java("p/A", "a", 1), b = t.java("p/B", "b", 2), c = t.java("p/C", "c", 3);

@@ -10,21 +10,6 @@ using namespace hotlines::test;
 
 namespace {
 
-std::shared_ptr<const ViewWeights> view_of(const ProfileIndex &idx, const View &v = {}) {
-  ViewResult r = compute_view(idx, v);
-  EXPECT_TRUE(r.ok()) << r.error;
-  return r.weights;
-}
-
-// "name total" per node, indented by depth.
-std::string dump(const CallTree &t) {
-  std::string s;
-  for (const TreeNode &n : t.nodes)
-    s += std::string(n.depth * 2, ' ') + std::string(n.name) + " " + std::to_string(n.total) + "/" +
-         std::to_string(n.self) + "\n";
-  return s;
-}
-
 struct Fixture {
   TestProfile t;
   FrameId main, run, calc10, calc11, work, sleep;
