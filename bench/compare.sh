@@ -21,13 +21,10 @@
 #   ROUNDS=N        rounds per file (default 2)
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=$(cd "${1:-$root/build}" && pwd)
+. "$(dirname "$0")/lib.sh"
+need_build "${1:-}" bench/jfr_load_bench hotlines
 bench=$build/bench/jfr_load_bench
 hotlines=$build/hotlines
-for exe in "$bench" "$hotlines"; do
-  [ -x "$exe" ] || { echo "missing $exe: build the jfr_load_bench and hotlines targets" >&2; exit 1; }
-done
 [ -x /usr/bin/time ] || { echo "missing /usr/bin/time (apt-get install time)" >&2; exit 1; }
 export BENCH_DATA=${BENCH_DATA:-$build/bench-data}
 rounds=${ROUNDS:-2}

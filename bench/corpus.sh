@@ -22,13 +22,10 @@
 #   SECONDS_PER_RECORDING=N  how long each workload runs (default 110)
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=$(cd "${1:-$root/build}" && pwd)
+. "$(dirname "$0")/lib.sh"
+need_build "${1:-}" bench/jfr_load_bench
+need_tools java javac jfr awk
 bench=$build/bench/jfr_load_bench
-[ -x "$bench" ] || { echo "missing $bench: build the jfr_load_bench target" >&2; exit 1; }
-for tool in java javac jfr awk; do
-  command -v $tool > /dev/null || { echo "missing $tool (a JDK is needed)" >&2; exit 1; }
-done
 data=${BENCH_DATA:-$build/bench-data}
 seconds=${SECONDS_PER_RECORDING:-110}
 mkdir -p "$data"

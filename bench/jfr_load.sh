@@ -18,16 +18,11 @@ set -euo pipefail
 
 data_only=false
 if [ "${1:-}" = --data-only ]; then data_only=true; shift; fi
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=$(cd "${1:-$root/build}" && pwd)
+. "$(dirname "$0")/lib.sh"
+need_build "${1:-}" bench/jfr_load_bench hotlines
+need_tools java javac jfr
 bench=$build/bench/jfr_load_bench
 hotlines=$build/hotlines
-for exe in "$bench" "$hotlines"; do
-  [ -x "$exe" ] || { echo "missing $exe: build the jfr_load_bench and hotlines targets" >&2; exit 1; }
-done
-for tool in java javac jfr; do
-  command -v $tool > /dev/null || { echo "missing $tool (a JDK is needed)" >&2; exit 1; }
-done
 
 data=${BENCH_DATA:-$build/bench-data}
 big=$data/jfr-bench.jfr
