@@ -67,96 +67,50 @@ uint64_t stack_hash(StackId parent, FrameId frame) {
 }
 } // namespace
 
-StackId ProfileBuilder::stack(StackId parent, FrameId frame) {
-  const uint64_t h = stack_hash(parent, frame);
-  std::vector<StackId> &parents = p_->stack_parent;
-  std::vector<FrameId> &frames = p_->stack_frame;
-  const auto [id, added] =
-      stack_ids_.insert(h, static_cast<StackId>(frames.size()),
-                        [&](uint32_t id) { return frames[id] == frame && parents[id] == parent; });
-  if (added) {
-    parents.push_back(parent);
-    frames.push_back(frame);
-    p_->stack_depth.push_back(parent == kNoStack ? 1 : p_->stack_depth[parent] + 1);
-  }
-  return id;
+StackId ProfileBuilder::find_child(StackId parent, FrameId frame) const {
+  const StackId first = parent == kNoStack ? first_root_ : first_child_[parent];
+  if (first == kNoStack) return kNoStack;
+  const std::vector<FrameId> &frames = p_->stack_frame;
+  if (frames[first] == frame) return first;
+  const std::vector<StackId> &parents = p_->stack_parent;
+  const uint32_t id = stack_ids_.find(stack_hash(parent, frame), [&](uint32_t id) {
+    return frames[id] == frame && parents[id] == parent;
+  });
+  return id == IdTable::kNone ? kNoStack : id;
 }
 
-StackId ProfileBuilder::add_stack(StackId parent, FrameId frame, uint64_t h) {
+StackId ProfileBuilder::add_child(StackId parent, FrameId frame) {
   const StackId id = static_cast<StackId>(p_->stack_frame.size());
-  stack_ids_.add_new(h, id);
+  StackId &first = parent == kNoStack ? first_root_ : first_child_[parent];
+  if (first == kNoStack)
+    first = id;
+  else
+    stack_ids_.add_new(stack_hash(parent, frame), id);
   p_->stack_parent.push_back(parent);
   p_->stack_frame.push_back(frame);
   p_->stack_depth.push_back(parent == kNoStack ? 1 : p_->stack_depth[parent] + 1);
+  first_child_.push_back(kNoStack);
   return id;
+}
+
+StackId ProfileBuilder::stack(StackId parent, FrameId frame) {
+  const StackId found = find_child(parent, frame);
+  return found != kNoStack ? found : add_child(parent, frame);
 }
 
 void ProfileBuilder::stacks_from_leaf(std::span<const FrameId> frames,
                                       std::span<const uint32_t> ends, StackId *out) {
-  const size_t n = ends.size();
-  const std::vector<StackId> &parents = p_->stack_parent;
-  const std::vector<FrameId> &nodes = p_->stack_frame;
-  auto depth = [&](size_t i) { return ends[i] - (i ? ends[i - 1] : 0); };
-  auto frame_at = [&](size_t i, size_t level) { return frames[ends[i] - 1 - level]; }; // root 0
-  // 1. How far down each path the table already goes, for kGroup paths at a time: their next
-  // slots are prefetched together, then looked up. Nothing is added.
-  constexpr size_t kGroup = 16;
-  std::vector<uint32_t> found(n, 0); // levels found; out[i] is the last node found
-  for (size_t g = 0; g < n; g += kGroup) {
-    const size_t m = std::min(kGroup, n - g);
-    uint64_t h[kGroup];
-    bool live[kGroup];
-    for (size_t k = 0; k < m; k++) {
-      out[g + k] = kNoStack;
-      live[k] = depth(g + k) > 0;
+  size_t begin = 0;
+  for (size_t i = 0; i < ends.size(); begin = ends[i++]) {
+    StackId s = kNoStack;
+    size_t at = ends[i]; // frames[begin, at) are still to place, the root-most last
+    for (; at > begin; at--) {
+      const StackId child = find_child(s, frames[at - 1]);
+      if (child == kNoStack) break;
+      s = child;
     }
-    for (bool any = true; any;) {
-      any = false;
-      for (size_t k = 0; k < m; k++)
-        if (live[k]) {
-          h[k] = stack_hash(out[g + k], frame_at(g + k, found[g + k]));
-          stack_ids_.prefetch(h[k]);
-          any = true;
-        }
-      for (size_t k = 0; k < m; k++) {
-        if (!live[k]) continue;
-        const size_t i = g + k;
-        const StackId parent = out[i];
-        const FrameId f = frame_at(i, found[i]);
-        const uint32_t id = stack_ids_.find(
-            h[k], [&](uint32_t id) { return nodes[id] == f && parents[id] == parent; });
-        if (id == IdTable::kNone) {
-          live[k] = false;
-        } else {
-          out[i] = id;
-          live[k] = ++found[i] < depth(i);
-        }
-      }
-    }
-  }
-  // 2. In order, the rest of each path: nodes earlier stacks of the batch added are found;
-  // below the first node added, every node is new, and its key known ahead (its parent is the
-  // node added just before), so their slots are prefetched before they are added.
-  for (size_t i = 0; i < n; i++) {
-    StackId s = out[i];
-    size_t level = found[i];
-    const size_t d = depth(i);
-    bool added = false;
-    while (level < d && !added) {
-      const size_t before = nodes.size();
-      s = stack(s, frame_at(i, level++));
-      added = nodes.size() > before;
-    }
-    if (level < d) {
-      const StackId first = static_cast<StackId>(nodes.size());
-      for (size_t l = level; l < d; l++)
-        stack_ids_.prefetch(stack_hash(l == level ? s : first + static_cast<StackId>(l - level - 1),
-                                       frame_at(i, l)));
-      for (; level < d; level++) {
-        const FrameId f = frame_at(i, level);
-        s = add_stack(s, f, stack_hash(s, f));
-      }
-    }
+    // Below the first node added every node is new and the first child of its parent.
+    for (; at > begin; at--) s = add_child(s, frames[at - 1]);
     out[i] = s;
   }
 }
@@ -383,6 +337,8 @@ std::unique_ptr<Profile> ProfileBuilder::finish() {
   function_ids_.clear();
   frame_ids_.clear();
   stack_ids_.clear();
+  std::vector<StackId>().swap(first_child_);
+  first_root_ = kNoStack;
   thread_ids_.clear();
   std::vector<FrameId>().swap(last_path_frames_);
   std::vector<StackId>().swap(last_path_nodes_);

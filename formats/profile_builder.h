@@ -30,8 +30,6 @@ public:
   StackId stack_from_leaf(std::span<const FrameId> frames_leaf_first);
   // Builds stacks from frames given leaf first, stack i from frames [ends[i - 1], ends[i])
   // (ends[-1] being 0), into out[i]: the ids stack_from_leaf gives called on each in turn.
-  // The lookups of different stacks overlap in memory: for deep stacks in big tables, where
-  // nearly every lookup misses the cache, that is most of the time.
   void stacks_from_leaf(std::span<const FrameId> frames, std::span<const uint32_t> ends,
                         StackId *out);
   ThreadId thread(std::string_view name, int64_t os_tid = -1, int64_t java_tid = -1);
@@ -66,6 +64,8 @@ public:
 
   Metadata &metadata() { return p_->metadata; }
   void warn(std::string message, int64_t offset = -1, int64_t line = -1);
+  // The profile being built. Stacks added to it directly (a reader that deduplicates its own)
+  // are unknown to stack() and must not be mixed with it.
   Profile &profile() { return *p_; }
 
   // Hands out the profile, computing event totals. The builder is empty afterwards.
@@ -75,11 +75,20 @@ private:
   void total(Event &e);
   // The stack of frames frame_at(0) (root) .. frame_at(depth - 1) (leaf).
   template <class Frames> StackId stack_along(size_t depth, Frames frame_at);
-  // Adds the node (parent, frame), known to be new, whose key hashes to h.
-  StackId add_stack(StackId parent, FrameId frame, uint64_t h);
+  // The node (parent, frame), or kNoStack.
+  StackId find_child(StackId parent, FrameId frame) const;
+  // Adds the node (parent, frame), known to be new.
+  StackId add_child(StackId parent, FrameId frame);
 
   std::unique_ptr<Profile> p_;
-  IdTable string_ids_, function_ids_, frame_ids_, stack_ids_, thread_ids_;
+  IdTable string_ids_, function_ids_, frame_ids_, thread_ids_;
+  // The stack tree: a node's first child is found through first_child_ (first_root_ for the
+  // roots) and only its later children through stack_ids_. A new path below an existing node
+  // is a chain of first children with consecutive ids, so a deep tree of mostly distinct tails
+  // needs neither hashing nor a table entry per node, and walking a path reads memory in order.
+  std::vector<StackId> first_child_;
+  StackId first_root_ = kNoStack;
+  IdTable stack_ids_;
   // The path of the last stack built from frames, root first: its frames and their nodes.
   std::vector<FrameId> last_path_frames_;
   std::vector<StackId> last_path_nodes_;

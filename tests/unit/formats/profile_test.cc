@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <random>
 
 using namespace hotlines;
@@ -205,6 +206,57 @@ TEST(ProfileBuilder, StacksBuiltInABatchAreTheOnesBuiltInTurn) {
     EXPECT_EQ(batch.profile().stack_parent, one.profile().stack_parent);
     EXPECT_EQ(batch.profile().stack_frame, one.profile().stack_frame);
     EXPECT_EQ(batch.profile().stack_depth, one.profile().stack_depth);
+  }
+}
+
+// The stack tree against a plain map of (parent, frame) -> id: the builder finds first children
+// and later children by different routes, and every route must give the one node per pair.
+TEST(ProfileBuilder, StackTreeHasOneNodePerParentAndFrame) {
+  std::mt19937 rng(7);
+  ProfileBuilder b;
+  std::map<std::pair<StackId, FrameId>, StackId> want;
+  auto by_map = [&](const std::vector<FrameId> &leaf_first) {
+    StackId s = kNoStack;
+    for (size_t i = leaf_first.size(); i-- > 0;) {
+      const auto [it, added] =
+          want.try_emplace({s, leaf_first[i]}, static_cast<StackId>(want.size()));
+      s = it->second;
+    }
+    return s;
+  };
+  std::vector<FrameId> all;
+  std::vector<uint32_t> ends;
+  std::vector<StackId> expected;
+  auto flush = [&] {
+    std::vector<StackId> got(ends.size());
+    b.stacks_from_leaf(all, ends, got.data());
+    EXPECT_EQ(got, expected);
+    all.clear();
+    ends.clear();
+    expected.clear();
+  };
+  for (int round = 0; round < 200; round++) {
+    const int alphabet = 1 + round % 9; // few frames: many siblings; more: long new tails
+    for (int k = 0; k < 30; k++) {
+      std::vector<FrameId> leaf_first(rng() % 20);
+      for (FrameId &f : leaf_first) f = static_cast<FrameId>(rng() % alphabet);
+      if (k % 3 == 0) { // one at a time, between batches
+        flush();
+        const StackId got = b.stack_from_leaf(leaf_first);
+        EXPECT_EQ(got, by_map(leaf_first));
+        continue;
+      }
+      expected.push_back(by_map(leaf_first));
+      all.insert(all.end(), leaf_first.begin(), leaf_first.end());
+      ends.push_back(static_cast<uint32_t>(all.size()));
+    }
+  }
+  flush();
+  const Profile &p = b.profile();
+  ASSERT_EQ(p.stack_count(), want.size());
+  for (const auto &[key, id] : want) {
+    EXPECT_EQ(p.stack_parent[id], key.first);
+    EXPECT_EQ(p.stack_frame[id], key.second);
   }
 }
 
