@@ -316,25 +316,26 @@ void JfrResolver::build_stacks() {
   batch_outs_.clear();
 }
 
-FrameId *JfrResolver::memo_frame(const FrameKey &key) {
+FrameId *JfrResolver::memo_frame(const FrameSlot &key) {
   if ((frame_memo_size_ + 1) * 4 > frame_memo_.size() * 3) {
     std::vector<FrameSlot> old(std::max<size_t>(1024, frame_memo_.size() * 2));
     old.swap(frame_memo_);
     frame_memo_size_ = 0;
     for (const FrameSlot &s : old)
-      if (s.id != kNull) *memo_frame(s.key) = s.id;
+      if (s.id != kNull) *memo_frame(s) = s.id;
   }
-  uint64_t h = key.f[0] * 0x9E3779B97F4A7C15ull;
-  for (int i = 1; i < 4; i++) h = (h ^ (h >> 29) ^ key.f[i]) * 0xBF58476D1CE4E5B9ull;
+  uint64_t h = key.method * 0x9E3779B97F4A7C15ull;
+  for (uint32_t r : key.rest) h = (h ^ (h >> 29) ^ r) * 0xBF58476D1CE4E5B9ull;
   const size_t mask = frame_memo_.size() - 1;
   for (size_t i = (h ^ (h >> 32)) & mask;; i = (i + 1) & mask) {
     FrameSlot &s = frame_memo_[i];
     if (s.id == kNull) {
-      s.key = key;
+      s = key;
+      s.id = kNull;
       frame_memo_size_++;
       return &s.id;
     }
-    if (s.key == key) return &s.id;
+    if (s.same_key(key)) return &s.id;
   }
 }
 
@@ -361,31 +362,40 @@ bool JfrResolver::decode_stack(int cls, size_t off) {
       const size_t fields = dec_.codes(fc.type).size();
       const uint8_t *const base = reinterpret_cast<const uint8_t *>(data_.data());
       const uint8_t *const end = base + in.end();
-      FrameKey last_key{{0, 0, 0, 0}};
+      FrameSlot last_key;
       FrameId last_id = kNull; // kNull: no frame yet
       for (uint32_t k = 0; k < n && in.ok(); k++) {
         const size_t frame_at = in.pos();
-        FrameKey key{{0, 0, 0, 0}};
+        FrameSlot key;
+        bool fits = true;
         const uint8_t *p = in.ptr();
         for (size_t i = 0; i < fields && p; i++) {
           uint64_t v = 0;
           p = p < end ? jfr_varint(p, end, &v) : nullptr;
-          if (slots[i] >= 0) key.f[slots[i]] = v;
+          if (slots[i] == 0) {
+            key.method = v;
+          } else if (slots[i] > 0) {
+            key.rest[slots[i] - 1] = static_cast<uint32_t>(v);
+            fits &= v <= UINT32_MAX;
+          }
         }
         in.set_ptr(p);
         if (!in.ok()) break;
-        if (last_id == kNull || !(key == last_key)) { // recursion repeats frames: no lookup
-          FrameId *id = memo_frame(key);
-          if (*id == kNull) {
+        FrameId id = last_id;
+        if (!fits || last_id == kNull || !key.same_key(last_key)) { // recursion repeats frames
+          FrameId none = kNull;
+          FrameId *memo = fits ? memo_frame(key) : &none;
+          if (*memo == kNull) {
             JfrValue f[4];
             JfrInput fin = in.sub(frame_at, static_cast<size_t>(p - base) - frame_at);
             dec_.read_fields(fc.type, slots, fin, f);
-            *id = frame(f, frame_at);
+            *memo = frame(f, frame_at);
           }
+          id = *memo;
           last_key = key;
-          last_id = *id;
+          last_id = fits ? id : kNull;
         }
-        batch_frames_.push_back(last_id);
+        batch_frames_.push_back(id);
       }
       continue;
     }

@@ -117,16 +117,20 @@ private:
   std::vector<std::pair<uint32_t, StackId *>> batch_outs_;
   std::vector<StackId> batch_ids_;
   // Frames decoded in this chunk, by the raw integers of their method, line, bytecode index
-  // and type fields: a chunk's stacks share most of their frames. Open addressing.
-  struct FrameKey {
-    uint64_t f[4];
-    bool operator==(const FrameKey &) const = default;
-  };
+  // and type fields: a chunk's stacks share most of their frames. Open addressing, 24 bytes a
+  // slot so that a big chunk's table stays in the cache; a frame whose line, index or type
+  // does not fit 32 bits is decoded every time instead.
   struct FrameSlot {
-    FrameKey key;
-    FrameId id = kNull; // kNull: empty
+    uint64_t method = 0;
+    uint32_t rest[3] = {0, 0, 0}; // line, bytecode index, type
+    FrameId id = kNull;           // kNull: empty
+    bool same_key(const FrameSlot &o) const {
+      return method == o.method && rest[0] == o.rest[0] && rest[1] == o.rest[1] &&
+             rest[2] == o.rest[2];
+    }
   };
-  FrameId *memo_frame(const FrameKey &key);
+  static_assert(sizeof(FrameSlot) == 24);
+  FrameId *memo_frame(const FrameSlot &key);
   bool varint_frames(int cls);
   std::vector<FrameSlot> frame_memo_;
   size_t frame_memo_size_ = 0;

@@ -530,6 +530,70 @@ TEST(JfrSynthetic, ConcatenatedRecordingsKeepTheirOwnConstantPools) {
   EXPECT_EQ(p.str(p.threads[s.thread[5]].name), "other");
 }
 
+TEST(JfrSynthetic, FramesWithWideFieldsAreNotConfusedWithNarrowOnes) {
+  // Frames are remembered by 32 bits of line, bytecode index and type: a `long` line past
+  // them must not be taken for the frame whose line is its low 32 bits.
+  JfrTestChunk c;
+  c.declare("java.lang.Thread", {{"osName", "java.lang.String"},
+                                 {"osThreadId", "long"},
+                                 {"javaName", "java.lang.String"},
+                                 {"javaThreadId", "long"}});
+  c.declare("jdk.types.Symbol", {{"string", "java.lang.String"}}, "", true);
+  c.declare("java.lang.Class", {ref("name", "jdk.types.Symbol")});
+  c.declare("jdk.types.Method", {ref("type", "java.lang.Class"), ref("name", "jdk.types.Symbol")});
+  c.declare("jdk.types.FrameType", {{"description", "java.lang.String"}}, "", true);
+  c.declare("jdk.types.StackFrame", {ref("method", "jdk.types.Method"),
+                                     {"lineNumber", "long"},
+                                     {"bytecodeIndex", "long"},
+                                     ref("type", "jdk.types.FrameType")});
+  c.declare("jdk.types.StackTrace",
+            {{"truncated", "boolean"}, F{"frames", "jdk.types.StackFrame", false, true, {}}});
+  c.declare("jdk.ExecutionSample",
+            {ticks_field("startTime"), ref("sampledThread", "java.lang.Thread"),
+             ref("stackTrace", "jdk.types.StackTrace")},
+            "jdk.jfr.Event");
+  c.pool("jdk.types.FrameType", 0, [](JfrBytes &b) { b.str("JIT compiled"); });
+  c.pool("jdk.types.Symbol", 1, [](JfrBytes &b) { b.str("org/acme/Shop"); });
+  c.pool("jdk.types.Symbol", 2, [](JfrBytes &b) { b.str("price"); });
+  c.pool("java.lang.Class", 1, [](JfrBytes &b) { b.i64(1); });
+  c.pool("jdk.types.Method", 1, [](JfrBytes &b) {
+    b.i64(1);
+    b.i64(2);
+  });
+  c.pool("java.lang.Thread", 1, [](JfrBytes &b) {
+    b.str("main");
+    b.i64(1);
+    b.str("main");
+    b.i64(1);
+  });
+  const int64_t wide = (int64_t{1} << 32) + 7;
+  const std::vector<std::vector<int64_t>> lines = {{wide}, {7}, {wide, wide}, {7, 7}};
+  for (size_t k = 0; k < lines.size(); k++) {
+    c.pool("jdk.types.StackTrace", static_cast<int64_t>(k + 1), [&lines, k](JfrBytes &b) {
+      b.boolean(false);
+      b.i32(static_cast<int64_t>(lines[k].size()));
+      for (int64_t line : lines[k]) {
+        b.i64(1);
+        b.i64(line);
+        b.i64(3);
+        b.i64(0);
+      }
+    });
+    exec_sample(c, 0, c.start_ticks + 1 + static_cast<int64_t>(k), 1, static_cast<int64_t>(k + 1));
+  }
+  LoadResult r = load(c.bytes());
+  ASSERT_TRUE(r.ok()) << r.describe();
+  const Profile &p = *r.profile;
+  const SampleColumns &s = p.events[p.find_event("cpu")].samples;
+  ASSERT_EQ(s.size(), 4u);
+  const std::vector<std::vector<int32_t>> want = {{0}, {7}, {0, 0}, {7, 7}}; // lines past int: 0
+  for (size_t k = 0; k < want.size(); k++) {
+    std::vector<int32_t> got;
+    for (FrameId f : p.frames_of(s.stack[k])) got.push_back(p.frames[f].line);
+    EXPECT_EQ(got, want[k]) << "stack " << k + 1;
+  }
+}
+
 TEST(JfrSynthetic, TruncatedTailLoadsTheCompleteChunksWithAWarning) {
   std::string a = make_recording({}), b = make_recording({});
   for (size_t cut : {size_t{1}, size_t{30}, size_t{67}, size_t{68}, b.size() / 2, b.size() - 1}) {
