@@ -214,6 +214,8 @@ private:
       fn.name = b_.intern(jvm_display_name(cls, method));
       fn.class_name = b_.intern(cls);
       fn.method = b_.intern(method);
+    } else if (f.find("$$Lambda") != std::string_view::npos) { // dotted: org.acme.Foo$$Lambda…
+      fn.name = b_.intern(normalize_jvm_class(f));
     } else {
       fn.name = b_.intern(f);
     }

@@ -24,10 +24,13 @@ FrameKind frame_kind_of(std::string_view d) {
 }
 
 // async-profiler records the library of a native frame where a Java frame has its class
-// (`libjvm.so`, `/usr/lib/libc.so.6`, "" for the kernel).
-bool looks_like_library(std::string_view cls) {
-  return cls.empty() || cls.front() == '/' || cls.find(".so") != std::string_view::npos ||
-         cls.ends_with(".dll") || cls.ends_with(".dylib");
+// (`libjvm.so`, `/usr/lib/libc.so.6`, `vdso`, "" for the kernel) and marks the method with the
+// descriptor `()L;`; a JNI method of a Java class has a real descriptor. One rule for every
+// library: the frame's function is the bare symbol, and the library is kept beside it.
+bool is_library_method(std::string_view cls, std::string_view descriptor) {
+  return descriptor == "()L;" || cls.empty() || cls.front() == '/' ||
+         cls.find(".so") != std::string_view::npos || cls.ends_with(".dll") ||
+         cls.ends_with(".dylib");
 }
 
 } // namespace
@@ -215,7 +218,7 @@ JfrResolver::MethodInfo *JfrResolver::method(const JfrValue &v, size_t at) {
   mi.cls = class_name(f[0], off);
   mi.name = text(f[1], off);
   mi.descriptor = text(f[2], off);
-  mi.library = looks_like_library(mi.cls);
+  mi.library = is_library_method(mi.cls, mi.descriptor);
   methods_.insert(key, static_cast<uint32_t>(method_infos_.size()));
   method_infos_.push_back(mi);
   return &method_infos_.back();

@@ -1,6 +1,7 @@
 // JVM name helpers (see jvm_names.h).
 #include "formats/jvm_names.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace hotlines {
@@ -36,6 +37,13 @@ std::string normalize_jvm_class(std::string_view c) {
         i++;
         while (i < c.size() && is_digit(c[i])) i++;
       }
+      // `$$Lambda.399573350`: an identity hash some producers append (no identifier starts
+      // with a digit, so this cannot be a method or a nested name).
+      if (i + 1 < c.size() && c[i] == '.' && is_digit(c[i + 1])) {
+        size_t j = i + 1;
+        while (j < c.size() && is_digit(c[j])) j++;
+        if (j == c.size() || c[j] == '.' || c[j] == '/' || c[j] == '$') i = j;
+      }
       continue;
     }
     // `.0x7f…`, `/0x7f…`, `+0x7f…` address suffixes of hidden classes are dropped.
@@ -55,6 +63,12 @@ std::string normalize_jvm_class(std::string_view c) {
     out.push_back(c[i]);
     i++;
   }
+  return out;
+}
+
+std::string jvm_internal_class(std::string_view c) {
+  std::string out = normalize_jvm_class(c);
+  if (out.find('/') == std::string::npos) std::replace(out.begin(), out.end(), '.', '/');
   return out;
 }
 

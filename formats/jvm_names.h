@@ -9,10 +9,15 @@
 
 namespace hotlines {
 
-// Strips the per-run parts of hidden class names: `$$Lambda$14.0x...`, `$$Lambda/0x...`,
-// `$$Lambda$14+0x...`, `LambdaForm$MH.0x...`, and the JDK recorder's `+0x.../<hash>` suffix;
-// `$Proxy12`-style numbering is kept.
+// Strips the per-run parts of hidden class names: `$$Lambda$14.0x...`, `$$Lambda/0x...`
+// (JDK 21), `$$Lambda$14+0x...`, `$$Lambda.399573350`, `LambdaForm$MH.0x...`, and the JDK
+// recorder's `+0x.../<hash>` suffix; `$Proxy12`-style numbering is kept.
 std::string normalize_jvm_class(std::string_view internal_class);
+
+// normalize_jvm_class in internal form: the JDK recorder writes hidden classes dotted
+// (`org.acme.shop.Main$$Lambda+0x…`), which becomes `org/acme/shop/Main$$Lambda`, so that
+// they share their file and class with the slashed names of the same classes.
+std::string jvm_internal_class(std::string_view recorded_class);
 
 // `org/acme/shop/Pricing$Inner` + `spin` -> `org.acme.shop.Pricing$Inner.spin` (normalised).
 std::string jvm_display_name(std::string_view internal_class, std::string_view method);

@@ -12,7 +12,7 @@ namespace hotlines {
 std::string recorded_file_key(const Profile &p, const Function &f) {
   if (f.file) return std::string(p.str(f.file));
   if (!f.class_name) return {};
-  std::string cls = normalize_jvm_class(p.str(f.class_name));
+  std::string cls = jvm_internal_class(p.str(f.class_name));
   size_t slash = cls.rfind('/');
   size_t dollar = cls.find('$', slash == std::string::npos ? 0 : slash + 1);
   if (dollar != std::string::npos) cls.resize(dollar);

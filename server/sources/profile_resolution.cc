@@ -53,7 +53,7 @@ int32_t declaration_line(const Profile &p, const Function &fn, const SourceScan 
   if (path.size() > 3 && path.substr(path.size() - 3) == ".go")
     return go_function_line(scan, p.str(fn.name));
   std::string method;
-  std::string cls = normalized_internal_class(jvm_class_of(p, fn, &method));
+  std::string cls = jvm_internal_class(jvm_class_of(p, fn, &method));
   if (cls.empty()) return 0;
   std::string_view simple = path_basename(cls);
   std::vector<std::string_view> parts;

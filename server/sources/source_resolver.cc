@@ -36,7 +36,7 @@ bool ends_with(std::string_view s, std::string_view suffix) {
 
 // `org/acme/shop/Pricing$Inner` (normalised) -> `org/acme/shop/Pricing`.
 std::string top_level_class(std::string_view internal_class) {
-  std::string cls = normalized_internal_class(internal_class);
+  std::string cls = jvm_internal_class(internal_class);
   size_t slash = cls.rfind('/');
   size_t start = slash == std::string::npos ? 0 : slash + 1;
   size_t dollar = cls.find('$', start);
@@ -115,12 +115,6 @@ std::string dotted(std::string_view pkg) {
 }
 
 } // namespace
-
-std::string normalized_internal_class(std::string_view cls) {
-  std::string c = normalize_jvm_class(cls);
-  if (c.find('/') == std::string::npos) std::replace(c.begin(), c.end(), '.', '/');
-  return c;
-}
 
 std::string_view status_name(ResolutionStatus s) {
   switch (s) {

@@ -65,11 +65,6 @@ struct SourceKey {
 // (class_name, or a `pkg/Class.method` name as jfrconv's pprof output writes them); else none.
 SourceKey source_key(const Profile &profile, const Function &f);
 
-// A class name as profiles record it, normalised (hidden-class suffixes dropped, see
-// normalize_jvm_class) and in internal form: the JDK recorder's hidden classes come dotted
-// (`org.acme.shop.Main$$Lambda+0x…`) -> `org/acme/shop/Main$$Lambda`.
-std::string normalized_internal_class(std::string_view cls);
-
 // The JVM internal class name of a function (class_name, or split from its name), or "".
 std::string jvm_class_of(const Profile &profile, const Function &f, std::string *method);
 

@@ -230,6 +230,8 @@ TEST(QueryLines, FileTablesUseOuterClassAndCountLinesOncePerSample) {
   FrameId d15i = t.java("org/acme/Pricing", "discount", 15, FrameKind::inlined);
   FrameId spin = t.java("org/acme/Pricing$Inner", "spin", 43);
   FrameId lam = t.java("org/acme/Main$$Lambda$14.0x00007f", "run", 0);
+  // The JDK recorder spells hidden classes dotted: same file as the slashed names.
+  FrameId dotted = t.java("org.acme.Pricing$$Lambda+0x00007f1eec007c30/1545242146", "run", 0);
   FrameId nat = t.native("libmSin");
   t.sample("cpu", {main, d15, d15i}); // line 15 twice in one stack
   t.sample("cpu", {main, d15, spin});
@@ -241,6 +243,9 @@ TEST(QueryLines, FileTablesUseOuterClassAndCountLinesOncePerSample) {
   EXPECT_EQ(recorded_file_key(idx->profile(),
                               idx->profile().functions[idx->profile().frames[lam].function]),
             "org/acme/Main.java");
+  EXPECT_EQ(recorded_file_key(idx->profile(),
+                              idx->profile().functions[idx->profile().frames[dotted].function]),
+            "org/acme/Pricing.java");
   for (bool filtered : {false, true}) {
     View vw;
     if (filtered) vw.threads.patterns = {"main"};

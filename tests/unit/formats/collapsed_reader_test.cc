@@ -162,6 +162,20 @@ TEST(CollapsedReader, ThreadsLinesKindsAndSpaces) {
   EXPECT_EQ(p.str(p.functions[p.frames[leaf[2]].function].name), "a.b.C.run");
 }
 
+// Lambda classes of different JVMs and runs, slashed or dotted, are one function.
+TEST(CollapsedReader, LambdaFramesOfEveryJvmAreOneFunction) {
+  LoadResult r = parse("main;org/acme/Foo$$Lambda$399.0x0000000800c1b840.run 1\n"
+                       "main;org/acme/Foo$$Lambda.0x000001f0a1b2c3d4.run 2\n"
+                       "main;org/acme/Foo$$Lambda.399573350.run 4\n"
+                       "main;org.acme.Foo$$Lambda.399573350.run 8\n");
+  ASSERT_TRUE(r.ok()) << r.describe();
+  const Profile &p = *r.profile;
+  std::set<std::string_view> names;
+  for (StackId s : p.events[0].samples.stack)
+    names.insert(p.str(p.functions[p.frames[p.frames_of(s)[0]].function].name));
+  EXPECT_EQ(names, std::set<std::string_view>{"org.acme.Foo$$Lambda.run"});
+}
+
 TEST(CollapsedReader, Utf8Names) {
   LoadResult r = parse("main;größe;日本 3\n");
   ASSERT_TRUE(r.ok());

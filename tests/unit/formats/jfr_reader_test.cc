@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 
 using namespace hotlines;
 using namespace hotlines::test;
@@ -207,6 +208,24 @@ TEST(JfrReader, NamesKindsAndRawClassesOfAsyncProfilerFrames) {
   EXPECT_EQ(p.str(p.events[p.find_event("lock")].unit), "nanoseconds");
   ASSERT_EQ(p.events[alloc].sources.size(), 1u);
   EXPECT_EQ(p.str(p.events[alloc].sources[0]), "jdk.ObjectAllocationInNewTLAB");
+}
+
+// One rule for native frames: the vDSO is a library like libc, its frames bare symbols.
+TEST(JfrReader, NativeFramesOfEveryLibraryAreBareSymbols) {
+  LoadResult r = load_profile_file(java_profile("ap-cpu.jfr"));
+  ASSERT_TRUE(r.ok()) << r.describe();
+  const Profile &p = *r.profile;
+  std::map<std::string, std::string> library_of; // native function -> library
+  for (const Frame &fr : p.frames) {
+    const Function &f = p.functions[fr.function];
+    if (fr.kind != FrameKind::native) continue;
+    EXPECT_EQ(f.class_name, 0u) << p.str(f.name);
+    EXPECT_EQ(p.str(f.name), p.str(f.method));
+    library_of[std::string(p.str(f.name))] = p.str(f.library);
+  }
+  EXPECT_EQ(library_of["__vdso_clock_gettime"], "vdso");
+  EXPECT_EQ(library_of["clock_gettime@@GLIBC_2.17"], "libc.so.6");
+  EXPECT_EQ(library_of.count("vdso.__vdso_clock_gettime"), 0u);
 }
 
 TEST(JfrReader, ThreadsHaveJavaAndOsIds) {

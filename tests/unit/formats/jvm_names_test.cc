@@ -23,6 +23,28 @@ TEST(JvmNames, HiddenClassesAreNormalised) {
   EXPECT_EQ(normalize_jvm_class("org/acme/Pricing$1"), "org/acme/Pricing$1");
 }
 
+// JDK 11-17, JDK 21 and the identity-hash form some producers write are one class.
+TEST(JvmNames, LambdaClassesOfEveryJvmAreOneClass) {
+  for (const char *recorded :
+       {"org/acme/Foo$$Lambda$399/0x0000000800c1b840", "org/acme/Foo$$Lambda/0x000001f0a1b2c3d4",
+        "org/acme/Foo$$Lambda.399573350", "org/acme/Foo$$Lambda$399.399573350"})
+    EXPECT_EQ(normalize_jvm_class(recorded), "org/acme/Foo$$Lambda") << recorded;
+  EXPECT_EQ(jvm_display_name("org/acme/Foo$$Lambda.399573350", "run"), "org.acme.Foo$$Lambda.run");
+  // A whole dotted frame keeps its method.
+  EXPECT_EQ(normalize_jvm_class("org.acme.Foo$$Lambda.399573350.run"), "org.acme.Foo$$Lambda.run");
+  // Only digits make a hash: a nested or method name stays.
+  EXPECT_EQ(normalize_jvm_class("org/acme/Foo$$Lambda.x1"), "org/acme/Foo$$Lambda.x1");
+}
+
+TEST(JvmNames, DottedHiddenClassesTakeTheInternalForm) {
+  EXPECT_EQ(jvm_internal_class("java.util.stream.FindOps$$Lambda+0x00007f1eec007c30/1545242146"),
+            "java/util/stream/FindOps$$Lambda");
+  EXPECT_EQ(jvm_internal_class("java.util.stream.FindOps"), "java/util/stream/FindOps");
+  EXPECT_EQ(jvm_internal_class("java/util/stream/FindOps$FindSink"),
+            "java/util/stream/FindOps$FindSink");
+  EXPECT_EQ(jvm_internal_class("Main"), "Main");
+}
+
 TEST(JvmNames, SplitsCollapsedJavaFrames) {
   std::string_view c, m;
   ASSERT_TRUE(split_jvm_frame("org/acme/shop/Pricing.discount", &c, &m));
