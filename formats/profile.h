@@ -122,6 +122,10 @@ struct Event {
   SampleColumns samples;
   int64_t total_count = 0;
   int64_t total_value = 0;
+  // Samples recorded without a stack (the JDK writes some allocation events so, pprof allows
+  // samples without locations): ProfileBuilder::finish gives them the one-frame stack
+  // `[no stack]`, so that every view shows their weight as a frame of its own.
+  uint64_t stackless = 0;
 };
 
 struct LoadWarning {

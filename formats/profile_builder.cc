@@ -255,6 +255,7 @@ void ProfileBuilder::add_profile(const Profile &o) {
     Event &ne = p_->events[e];
     if (oe.count_label) ne.count_label = smap[oe.count_label];
     if (oe.value_label) ne.value_label = smap[oe.value_label];
+    ne.stackless += oe.stackless;
     for (StringId s : oe.sources)
       if (std::find(ne.sources.begin(), ne.sources.end(), smap[s]) == ne.sources.end())
         ne.sources.push_back(smap[s]);
@@ -331,7 +332,35 @@ void ProfileBuilder::total(Event &e) {
        ": sample weights clamped where its total would leave the 64-bit range");
 }
 
+void ProfileBuilder::place_stackless() {
+  StackId no_stack = kNoStack;
+  for (Event &e : p_->events) {
+    for (StackId &s : e.samples.stack) {
+      if (s != kNoStack) continue;
+      if (no_stack == kNoStack) no_stack = no_stack_root();
+      s = no_stack;
+      e.stackless++;
+    }
+  }
+}
+
+StackId ProfileBuilder::no_stack_root() {
+  Function f;
+  f.name = f.method = intern("[no stack]");
+  const FrameId fr = frame(Frame{function(f), 0, -1, FrameKind::unknown});
+  Profile &p = *p_;
+  if (first_child_.size() == p.stack_count()) return stack(kNoStack, fr);
+  // A reader that deduplicated its own stacks: the root may exist without our knowing it.
+  for (StackId s = 0; s < p.stack_count(); s++)
+    if (p.stack_parent[s] == kNoStack && p.stack_frame[s] == fr) return s;
+  p.stack_parent.push_back(kNoStack);
+  p.stack_frame.push_back(fr);
+  p.stack_depth.push_back(1);
+  return static_cast<StackId>(p.stack_count() - 1);
+}
+
 std::unique_ptr<Profile> ProfileBuilder::finish() {
+  place_stackless();
   for (Event &e : p_->events) total(e);
   string_ids_.clear();
   function_ids_.clear();

@@ -68,11 +68,15 @@ public:
   // are unknown to stack() and must not be mixed with it.
   Profile &profile() { return *p_; }
 
-  // Hands out the profile, computing event totals. The builder is empty afterwards.
+  // Hands out the profile, computing event totals and giving samples without a stack the
+  // stack `[no stack]` (Event::stackless counts them). The builder is empty afterwards.
   std::unique_ptr<Profile> finish();
 
 private:
   void total(Event &e);
+  void place_stackless();
+  // The root stack `[no stack]`, made when first needed.
+  StackId no_stack_root();
   // The stack of frames frame_at(0) (root) .. frame_at(depth - 1) (leaf).
   template <class Frames> StackId stack_along(size_t depth, Frames frame_at);
   // The node (parent, frame), or kNoStack.

@@ -25,17 +25,10 @@ int run(const CliFlags &f) {
                {"time", TextTable::left},
                {"sources", TextTable::left}});
   for (const EventRow &e : list_events(in.index().profile())) {
-    Json sources = Json::array();
-    std::string src;
-    for (std::string_view s : e.sources) {
-      sources.push_back(s);
-      src += (src.empty() ? "" : ",") + std::string(s);
-    }
-    Json row = event_json(e);
-    row["sources"] = sources;
-    rows.push_back(row);
+    rows.push_back(event_json(e));
     t.add({std::string(e.name) + (e.is_default ? " *" : ""), std::to_string(e.count),
-           format_weight(e.value, e.unit), unit_label(e.unit), e.has_time ? "yes" : "no", src});
+           format_weight(e.value, e.unit), unit_label(e.unit), e.has_time ? "yes" : "no",
+           e.sources_text()});
   }
   if (f.json) {
     Json j;

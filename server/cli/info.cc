@@ -71,12 +71,21 @@ int run(const CliFlags &f) {
   TextTable et({{"event", TextTable::left},
                 {"count", TextTable::right},
                 {"value", TextTable::right},
-                {"time", TextTable::left}});
+                {"time", TextTable::left},
+                {"from", TextTable::left}});
   for (const EventRow &e : events)
     et.add({"  " + std::string(e.name) + (e.is_default ? " *" : ""), std::to_string(e.count),
             format_weight(e.value, e.unit) + (e.unit == "samples" ? " samples" : ""),
-            e.has_time ? "timestamps" : ""});
+            e.has_time ? "timestamps" : "", e.sources_text()});
   text += et.render(false);
+  // Samples without a stack count in every total and show as the frame `[no stack]`.
+  for (const EventRow &e : events)
+    if (e.stackless)
+      text +=
+          "  " + std::string(e.name) + ": " + std::to_string(e.stackless) + " of " +
+          std::to_string(e.samples) + " samples have no stack (" +
+          format_pct(percent(static_cast<int64_t>(e.stackless), static_cast<int64_t>(e.samples))) +
+          "), shown as [no stack]\n";
 
   if (v) {
     const std::string unit(v->unit());

@@ -12,9 +12,11 @@ void add_weight_json(Json &row, const ViewWeights &view, int64_t self, int64_t t
 }
 
 Json event_json(const EventRow &e) {
-  return {{"name", e.name},         {"unit", e.unit},       {"count", e.count},
-          {"value", e.value},       {"samples", e.samples}, {"has_time", e.has_time},
-          {"default", e.is_default}};
+  Json sources = Json::array();
+  for (std::string_view s : e.sources) sources.push_back(s);
+  return {{"name", e.name},         {"unit", e.unit},          {"count", e.count},
+          {"value", e.value},       {"samples", e.samples},    {"stackless", e.stackless},
+          {"has_time", e.has_time}, {"default", e.is_default}, {"sources", sources}};
 }
 
 Json thread_group_json(const ThreadRow &row, int64_t view_total) {

@@ -4,6 +4,12 @@
 
 namespace hotlines {
 
+std::string EventRow::sources_text() const {
+  std::string out;
+  for (std::string_view s : sources) out += (out.empty() ? "" : ",") + std::string(s);
+  return out;
+}
+
 std::vector<EventRow> list_events(const Profile &p) {
   std::vector<EventRow> out;
   for (EventId e = 0; e < p.events.size(); e++) {
@@ -18,6 +24,7 @@ std::vector<EventRow> list_events(const Profile &p) {
     r.count = ev.total_count;
     r.value = ev.total_value;
     r.samples = ev.samples.size();
+    r.stackless = ev.stackless;
     r.has_time = ev.samples.has_time();
     r.is_default = static_cast<int>(e) == p.metadata.default_event;
     out.push_back(std::move(r));

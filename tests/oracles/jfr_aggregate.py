@@ -14,7 +14,9 @@ with what count and value. The tests compare our reader and query engine with it
 Prints one JSON object keyed by product event, each with
   count, weight        samples (wall: the `samples` field) and summed value (bytes, ns, or count)
   threads              {thread name: count}
-  self, total          {"dotted.Class.method": count}: leaf frame; once per sample per method
+  self, total          {"dotted.Class.method": count}: leaf frame; once per sample per method;
+                       a sample without frames (stackTrace null or empty) is the method
+                       "[no stack]", as hotlines shows it
   lines_self, lines_total  {"pkg/Outer.java:LINE": count} for Java frames with a line
   self_value, total_value, lines_self_value, lines_total_value  the same summing values
 """
@@ -129,6 +131,10 @@ class Aggregate:
         self.weight += value
         m["threads"][thread] += count
         seen_methods, seen_lines = set(), set()
+        if not frames:
+            for k in ("self", "total"):
+                m[k]["[no stack]"] += count
+                m[k + "_value"]["[no stack]"] += value
         for depth, frame in enumerate(frames):
             method, line = frame_keys(frame)
             if depth == 0:

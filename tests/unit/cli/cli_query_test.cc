@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <map>
+
 using namespace hotlines::test;
 using json = nlohmann::json;
 
@@ -157,6 +159,37 @@ TEST(CliQuery, ThreadsEventsInfo) {
   EXPECT_EQ(j["samples"], 3);
   EXPECT_EQ(j["hot"][0]["name"], "p.Calc.calc");
   EXPECT_EQ(j["thread_groups"].size(), 2u);
+}
+
+// `info` names each event's JFR sources (which estimate alloc took) and the samples recorded
+// without a stack, which `hot` shows as the frame `[no stack]`.
+TEST(CliQuery, InfoNamesSourcesAndSamplesWithoutAStack) {
+  const std::string file = java_profile("jdk-alloc-lock.jfr");
+  CliRun r = hotlines_cli("info " + file + " --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  json j = json::parse(r.out);
+  std::map<std::string, json> events;
+  for (const json &e : j["events"]) events[e["name"]] = e;
+  EXPECT_EQ(events["alloc"]["sources"], json::array({"jdk.ObjectAllocationInNewTLAB"}));
+  EXPECT_EQ(events["alloc-sample"]["sources"], json::array({"jdk.ObjectAllocationSample"}));
+  EXPECT_EQ(events["alloc"]["stackless"], 2);
+  EXPECT_EQ(events["alloc-sample"]["stackless"], 1);
+  EXPECT_EQ(events["cpu"]["stackless"], 0);
+  r = hotlines_cli("info " + file);
+  EXPECT_NE(r.out.find("alloc: 2 of 2586 samples have no stack (0.08%), shown as [no stack]\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("jdk.ObjectAllocationInNewTLAB\n"), std::string::npos) << r.out;
+  r = hotlines_cli("hot " + file + " -e alloc --count --top 1000 --json");
+  bool shown = false;
+  j = json::parse(r.out);
+  for (const json &f : j["functions"])
+    if (f["name"] == "[no stack]") {
+      shown = true;
+      EXPECT_EQ(f["self"], 2);
+      EXPECT_EQ(f["total"], 2);
+    }
+  EXPECT_TRUE(shown);
 }
 
 TEST(CliQuery, UsageAndInputErrors) {

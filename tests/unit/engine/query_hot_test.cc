@@ -91,8 +91,11 @@ TEST(QueryHot, EmptyViewsAndEmptyProfiles) {
   auto eidx = index_of(empty);
   auto ew = view_of(*eidx, View{});
   EXPECT_EQ(ew->total, 1);
-  EXPECT_EQ(ew->empty, 1);
-  EXPECT_TRUE(hot_functions(*ew, {}).rows.empty());
+  EXPECT_EQ(ew->empty, 0); // a sample without a stack is the frame `[no stack]`
+  HotFunctions eh = hot_functions(*ew, {});
+  ASSERT_EQ(eh.rows.size(), 1u);
+  EXPECT_EQ(eh.rows[0].name, "[no stack]");
+  EXPECT_EQ(eh.rows[0].self, 1);
 }
 
 TEST(QueryHot, UnknownEventAndWindowWithoutTimesAreErrors) {
@@ -336,6 +339,16 @@ RandomProfile random_profile(uint32_t seed) {
     rp.samples.push_back({{root_first.rbegin(), root_first.rend()}, th, time, count, value});
   }
   rp.index = index_of(t);
+  // A sample recorded without a stack has the one frame `[no stack]`.
+  const Profile &p = rp.index->profile();
+  const SampleColumns &c = p.events[p.find_event("alloc")].samples;
+  for (size_t i = 0; i < rp.samples.size(); i++)
+    if (rp.samples[i].leaf_first.empty()) {
+      rp.samples[i].leaf_first = p.frames_of(c.stack[i]);
+      EXPECT_EQ(rp.samples[i].leaf_first.size(), 1u);
+      EXPECT_EQ(p.str(p.functions[p.frames[rp.samples[i].leaf_first[0]].function].name),
+                "[no stack]");
+    }
   return rp;
 }
 

@@ -210,6 +210,25 @@ TEST(JfrReader, NamesKindsAndRawClassesOfAsyncProfilerFrames) {
   EXPECT_EQ(p.str(p.events[alloc].sources[0]), "jdk.ObjectAllocationInNewTLAB");
 }
 
+// The JDK wrote two TLAB events and one allocation sample of jdk-alloc-lock.jfr without a stack
+// (`jfr print`: stackTrace null, or no frames); their weight is the frame `[no stack]`.
+TEST(JfrReader, SamplesWithoutAStackAreCountedAndShown) {
+  LoadResult r = load_profile_file(java_profile("jdk-alloc-lock.jfr"));
+  ASSERT_TRUE(r.ok()) << r.describe();
+  const Profile &p = *r.profile;
+  const Event &alloc = p.events[p.find_event("alloc")];
+  EXPECT_EQ(alloc.stackless, 2u);
+  EXPECT_EQ(p.events[p.find_event("alloc-sample")].stackless, 1u);
+  EXPECT_EQ(p.events[p.find_event("cpu")].stackless, 0u);
+  int64_t weight = 0;
+  for (size_t i = 0; i < alloc.samples.size(); i++) {
+    const std::vector<FrameId> f = p.frames_of(alloc.samples.stack[i]);
+    if (f.size() == 1 && p.str(p.functions[p.frames[f[0]].function].name) == "[no stack]")
+      weight += alloc.samples.value_at(i);
+  }
+  EXPECT_EQ(weight, 125848 + 1566240); // their tlabSize, from `jfr print`
+}
+
 // One rule for native frames: the vDSO is a library like libc, its frames bare symbols.
 TEST(JfrReader, NativeFramesOfEveryLibraryAreBareSymbols) {
   LoadResult r = load_profile_file(java_profile("ap-cpu.jfr"));

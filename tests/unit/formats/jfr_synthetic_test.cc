@@ -408,8 +408,12 @@ TEST(JfrSynthetic, ReadsEveryEventKindAndEncoding) {
   ASSERT_EQ(s2.size(), 2u);
   EXPECT_EQ(p.frames[s2[0]].kind, FrameKind::inlined);
   EXPECT_EQ(p.frames[s2[1]].kind, FrameKind::c1);
-  EXPECT_EQ(c.stack[2], kNoStack); // an empty stack trace
-  EXPECT_EQ(c.stack[3], kNoStack); // a missing one
+  // An empty stack trace and a missing one: both the one frame `[no stack]`.
+  ASSERT_NE(c.stack[2], kNoStack);
+  EXPECT_EQ(c.stack[3], c.stack[2]);
+  ASSERT_EQ(p.frames_of(c.stack[2]).size(), 1u);
+  EXPECT_EQ(p.str(p.functions[p.frames[p.frames_of(c.stack[2])[0]].function].name), "[no stack]");
+  EXPECT_EQ(p.events[p.find_event("cpu")].stackless, 2u);
   // Times: ns since the chunk start (1 GHz ticks).
   ASSERT_TRUE(c.has_time());
   EXPECT_EQ(c.time[0], 1000);

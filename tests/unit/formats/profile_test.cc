@@ -260,6 +260,50 @@ TEST(ProfileBuilder, StackTreeHasOneNodePerParentAndFrame) {
   }
 }
 
+TEST(ProfileBuilder, SamplesWithoutAStackGetTheFrameNoStack) {
+  ProfileBuilder b;
+  Function fn;
+  fn.name = b.intern("main");
+  const StackId s = b.stack(kNoStack, b.frame(Frame{b.function(fn), 3, -1, FrameKind::jit}));
+  const EventId cpu = b.event("cpu", "samples"), wall = b.event("wall", "nanoseconds");
+  b.add_sample(cpu, kNoStack, 0, 1, 1);
+  b.add_sample(cpu, s, 0, 1, 1);
+  b.add_sample(cpu, kNoStack, 0, 2, 2);
+  b.add_sample(wall, kNoStack, 0, 1, 500);
+  std::unique_ptr<Profile> p = b.finish();
+  EXPECT_EQ(p->check_valid(), "");
+  const SampleColumns &c = p->events[cpu].samples;
+  EXPECT_EQ(p->events[cpu].stackless, 2u);
+  EXPECT_EQ(p->events[wall].stackless, 1u);
+  EXPECT_EQ(p->events[cpu].total_count, 4);
+  ASSERT_NE(c.stack[0], kNoStack);
+  EXPECT_EQ(c.stack[2], c.stack[0]);
+  EXPECT_EQ(p->events[wall].samples.stack[0], c.stack[0]); // one [no stack] for every event
+  const Function &f = p->functions[p->frames[p->stack_frame[c.stack[0]]].function];
+  EXPECT_EQ(p->str(f.name), "[no stack]");
+  EXPECT_EQ(p->stack_parent[c.stack[0]], kNoStack);
+  EXPECT_EQ(c.stack[1], s);
+}
+
+// A reader that deduplicates its own stacks (pprof) and already has the root `[no stack]`
+// (a function so named in the file): stackless samples join it instead of a duplicate root.
+TEST(ProfileBuilder, NoStackRootIsFoundAmongStacksAddedDirectly) {
+  ProfileBuilder b;
+  Function fn;
+  fn.name = fn.method = b.intern("[no stack]");
+  const FrameId fr = b.frame(Frame{b.function(fn), 0, -1, FrameKind::unknown});
+  Profile &p = b.profile();
+  p.stack_parent = {kNoStack};
+  p.stack_frame = {fr};
+  p.stack_depth = {1};
+  const EventId cpu = b.event("cpu", "samples");
+  b.add_sample(cpu, kNoStack, 0, 1, 1);
+  std::unique_ptr<Profile> out = b.finish();
+  EXPECT_EQ(out->check_valid(), "");
+  EXPECT_EQ(out->stack_count(), 1u);
+  EXPECT_EQ(out->events[cpu].samples.stack[0], 0u);
+}
+
 TEST(ProfileBuilder, StacksFromFramesReuseTheLastPathExactly) {
   ProfileBuilder b;
   std::vector<FrameId> f;
