@@ -1,5 +1,6 @@
 # Web view and real-browser tests (Node + Debian's chromium, see scripts/deps.sh test):
-#  - web.*: npm ci in editors/web, strict TypeScript check, and the committed bundle
+#  - web.*: npm ci in editors/web, strict TypeScript check, unit tests of the pure parts
+#    (editors/web/test, node --test), and the committed bundle
 #    editors/web/dist/view.js equals a fresh esbuild build of the sources (the binary embeds
 #    the committed one, so a stale bundle would ship old code);
 #  - browser.*: npm ci in tests/browser (playwright-core, speedscope), then in headless
@@ -17,6 +18,8 @@ if(NODE AND NPM)
   add_test(NAME web.typecheck COMMAND ${NODE} node_modules/typescript/bin/tsc --noEmit -p .
     WORKING_DIRECTORY ${WEB_DIR})
   set_tests_properties(web.typecheck PROPERTIES FIXTURES_REQUIRED web_deps TIMEOUT 120 LABELS web)
+  add_test(NAME web.unit COMMAND ${NPM} run --silent test:unit WORKING_DIRECTORY ${WEB_DIR})
+  set_tests_properties(web.unit PROPERTIES FIXTURES_REQUIRED web_deps TIMEOUT 120 LABELS web)
   add_test(NAME web.bundle_fresh
     COMMAND ${CMAKE_COMMAND} -DNODE=${NODE} -DWEB_DIR=${WEB_DIR}
             -DFRESH=${CMAKE_BINARY_DIR}/web-fresh/view.js -P ${CMAKE_SOURCE_DIR}/tests/browser/bundle_fresh.cmake)

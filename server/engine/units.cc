@@ -14,23 +14,36 @@ std::string printf_string(const char *fmt, double v) {
   snprintf(buf, sizeof buf, fmt, v);
   return buf;
 }
+
+// |w| in the largest of `labels` it reaches (each `step` times the one before), as hundredths
+// rounded half away from zero; a value that rounds to `step` (1024.00 KiB) moves up a unit.
+std::string scaled(int64_t w, uint64_t step, const char *const *labels, int n) {
+  uint64_t a = w < 0 ? 0 - static_cast<uint64_t>(w) : static_cast<uint64_t>(w);
+  if (a < step) return std::to_string(w) + " " + labels[0];
+  int i = 0;
+  uint64_t div = 1;
+  while (i + 1 < n && a / div >= step) {
+    div *= step;
+    i++;
+  }
+  auto hundredths = [&] { return a / div * 100 + (a % div * 100 + div / 2) / div; };
+  uint64_t h = hundredths();
+  if (h >= step * 100 && i + 1 < n) {
+    div *= step;
+    i++;
+    h = hundredths();
+  }
+  char frac[4];
+  snprintf(frac, sizeof frac, "%02u", static_cast<unsigned>(h % 100));
+  return (w < 0 ? "-" : "") + std::to_string(h / 100) + "." + frac + " " + labels[i];
+}
 } // namespace
 
 std::string format_weight(int64_t w, std::string_view unit) {
-  double v = static_cast<double>(w);
-  double a = v < 0 ? -v : v;
-  if (unit == "nanoseconds" || unit == "ns") {
-    if (a >= 1e9) return printf_string("%.2f s", v / 1e9);
-    if (a >= 1e6) return printf_string("%.2f ms", v / 1e6);
-    if (a >= 1e3) return printf_string("%.2f us", v / 1e3);
-    return std::to_string(w) + " ns";
-  }
-  if (unit == "bytes") {
-    if (a >= 1073741824.0) return printf_string("%.2f GB", v / 1073741824.0);
-    if (a >= 1048576.0) return printf_string("%.2f MB", v / 1048576.0);
-    if (a >= 1024.0) return printf_string("%.2f KB", v / 1024.0);
-    return std::to_string(w) + " B";
-  }
+  static const char *const kTimes[] = {"ns", "\u00B5s", "ms", "s"};
+  static const char *const kBytes[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  if (unit == "nanoseconds" || unit == "ns") return scaled(w, 1000, kTimes, 4);
+  if (unit == "bytes") return scaled(w, 1024, kBytes, 5);
   return std::to_string(w);
 }
 

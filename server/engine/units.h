@@ -1,4 +1,4 @@
-// Numbers as people read and write them: weights in their unit (ms, MB, samples),
+// Numbers as people read and write them: weights in their unit (ms, MiB, samples),
 // percentages, time offsets, and the parsing of counts, numbers and durations (`2s`, `500ms`,
 // `1m30s`). Pure functions; any thread.
 #pragma once
@@ -9,8 +9,10 @@
 
 namespace hotlines {
 
-// A weight in its unit: "12.5 ms" / "1.20 s" (nanoseconds), "117.48 MB" (bytes, binary
-// multiples as pprof prints them), "2530" (samples and counts).
+// A weight in its unit, the one rule every front end follows (README "Units"): nanoseconds
+// as "999 ns", "1.50 µs", "12.50 ms", "1.20 s"; bytes in binary multiples as "999 B",
+// "1.50 KiB", "117.48 MiB", "2.03 GiB", "1.00 TiB"; scaled values with 2 decimals rounded half
+// away from zero, unscaled ones as integers; "2530" for samples and counts.
 std::string format_weight(int64_t weight, std::string_view unit);
 // "38.12%".
 std::string format_pct(double pct);

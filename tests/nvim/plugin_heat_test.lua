@@ -1,7 +1,8 @@
 -- The plugin's heat on Pricing.java (java-shop, ap-cpu.jfr): the extmarks carry the
 -- server's numbers (compared with hotlines/fileAnnotations), follow :HotlinesThreads,
 -- :HotlinesWindow and view changes made behind the plugin (hotlines/annotationsChanged), move
--- and vanish with edits, and :HotlinesToggle hides and shows them.
+-- and vanish with edits, and :HotlinesToggle hides and shows them; `text = "value"` prints
+-- weights by the server's units rule (hotlines.units).
 -- Run by tests/nvim_plugin.cmake (headless, only editors/nvim on the runtimepath).
 local dir = debug.getinfo(1, 'S').source:sub(2):match('(.*)/')
 local t = dofile(dir .. '/lib/plugin_harness.lua')
@@ -48,6 +49,43 @@ t.run(function()
     if l.line == 32 then self32 = l.self.count end
   end
   t.check(counts[32] == string.format('%d samples cpu', self32), 'text = "count": ' .. tostring(counts[32]))
+  -- `text = "value"` follows the server's units (README "Units"; tests/data/units.json is
+  -- what the server's and the web view's tests check too).
+  local units = require('hotlines.units')
+  for _, c in ipairs({
+    { 2177226384, 'bytes', '2.03 GiB' },
+    { 1536, 'bytes', '1.50 KiB' },
+    { 999, 'bytes', '999 B' },
+    { 1152, 'bytes', '1.13 KiB' },
+    { 1500, 'nanoseconds', '1.50 µs' },
+    { 999, 'nanoseconds', '999 ns' },
+    { 12500000, 'nanoseconds', '12.50 ms' },
+  }) do
+    local got = units.format_weight(c[1], c[2])
+    t.check(got == c[3], string.format('%d %s reads "%s" (got "%s")', c[1], c[2], c[3], got))
+  end
+  local shared = vim.fn.json_decode(table.concat(vim.fn.readfile(t.fixtures .. '/../data/units.json'), '\n'))
+  t.check(#shared.cases >= 20, 'tests/data/units.json has its cases')
+  for _, c in ipairs(shared.cases) do
+    local got = units.format_weight(c[2], c[1])
+    t.check(got == c[3], string.format('units.json: %s %s reads "%s" (got "%s")', c[2], c[1], c[3], got))
+  end
+  require('hotlines.config').get().heat.text = 'value'
+  local alloc = heat.marks_for({
+    event = 'alloc',
+    unit = 'bytes',
+    total = { count = 10, value = 2177226384 },
+    lines = { { line = 7, heat = 1, self = { count = 10, value = 2177226384 }, total = { count = 10, value = 2177226384 } } },
+  })
+  local lock = heat.marks_for({
+    event = 'lock',
+    unit = 'nanoseconds',
+    total = { count = 1, value = 1500 },
+    lines = { { line = 3, heat = 1, self = { count = 1, value = 1500 }, total = { count = 1, value = 1500 } } },
+  })
+  require('hotlines.config').get().heat.text = 'percent'
+  t.check(alloc[1] and alloc[1].text == '2.03 GiB alloc', 'text = "value", bytes: ' .. vim.inspect(alloc[1] and alloc[1].text))
+  t.check(lock[1] and lock[1].text == '1.50 µs lock', 'text = "value", nanoseconds: ' .. vim.inspect(lock[1] and lock[1].text))
   -- Neovim 0.8+ reports the sign of an extmark; 0.7 does not (the screen test reads it there).
   if marks[32].sign then
     t.check(marks[32].sign == '█' and marks[15].sign == '▄', 'sign glyphs █ on 32 and ▄ on 15')

@@ -615,8 +615,8 @@ test('Runs view: both runs are listed as profiled, and a click shows a run\'s ou
   const pane = await hotlinesPane('Runs');
   const goRow = pane.locator('.monaco-list-row', { hasText: 'TestWorkload' }).first();
   await goRow.waitFor({ timeout: 20000 });
-  assert.match(await goRow.innerText(), /profiled in \d+\.\d s/);
-  assert.match(await pane.locator('.monaco-list-row', { hasText: 'PricingTest#discountIsFinite' }).first().innerText(), /profiled in \d+\.\d s/);
+  assert.match(await goRow.innerText(), /profiled in \d+\.\d\d m?s/);
+  assert.match(await pane.locator('.monaco-list-row', { hasText: 'PricingTest#discountIsFinite' }).first().innerText(), /profiled in \d+\.\d\d m?s/);
   await goRow.click();
   await page.locator('.tabs-container .tab.active', { hasText: /\.log/ }).waitFor({ timeout: 20000 });
   const text = (await page.locator('.editor-instance .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
@@ -657,7 +657,7 @@ test('Runs view: Cancel on a running Main 60 stops it; the run reads cancelled',
   const running = () => execFileSync('ps', ['-eo', 'args']).toString().split('\n').some((l) => l.includes('org.acme.shop.Main 60'));
   for (let i = 0; i < 240 && !running(); i++) await page.waitForTimeout(250);
   assert.ok(running(), 'Main 60 started');
-  assert.match(await row.innerText(), /running \d+\.\d s/);
+  assert.match(await row.innerText(), /running \d+\.\d\d m?s/);
   await row.hover();
   await row.locator('.action-label[aria-label="Cancel Run"]').click();
   await pane.locator('.monaco-list-row', { hasText: 'Main 60' }).filter({ hasText: 'cancelled after' }).first().waitFor({ timeout: 30000 });
@@ -686,7 +686,7 @@ test('"Attach to JVM…": 3 s of a running Main annotates Pricing.java; the JVM 
     await runLoaded(new RegExp(`pid${jvm.pid}-.*\\.jfr`), `Main (pid ${jvm.pid})`);
     assert.equal(jvm.exitCode, null, 'the JVM is still running');
     const pane = await hotlinesPane('Runs');
-    assert.match(await pane.locator('.monaco-list-row', { hasText: `pid ${jvm.pid}` }).first().innerText(), /profiled in [3-9]\.\d s/);
+    assert.match(await pane.locator('.monaco-list-row', { hasText: `pid ${jvm.pid}` }).first().innerText(), /profiled in [3-9]\.\d\d s/);
     const runs = fs.readdirSync(path.join(folder, '.hotlines')).filter((f) => f.startsWith(`pid${jvm.pid}-`));
     assert.equal(runs.length, 1, 'the run wrote one profile');
     await pricingMatches(path.join(folder, '.hotlines', runs[0]), 'attach-annotated');

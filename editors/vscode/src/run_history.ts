@@ -1,6 +1,7 @@
 // The Runs view's model: one record per profiled run the extension started, its status and
 // the text the view shows. Pure (test/run_history.test.ts); the view and the requests are in
 // runs.ts.
+import { formatWeight } from '../../web/src/format';
 import type * as P from './protocol';
 
 export type RunStatus = 'running' | 'profiled' | 'failed' | 'cancelled';
@@ -21,23 +22,25 @@ export function runStatus(r: RunRecord): RunStatus {
   return r.finished.error ? 'failed' : 'profiled';
 }
 
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`;
+// A run's duration under the one rule of durations (README "Units", the web view's
+// formatWeight): "850.00 ms", "2.70 s".
+export function runDuration(ms: number): string {
+  return formatWeight(Math.round(ms) * 1e6, 'nanoseconds');
 }
 
-// The line beside the run's label: "running 3.2 s", "profiled in 2.7 s · exit 1",
-// "failed: buildFailed", "cancelled after 1.0 s".
+// The line beside the run's label: "running 3.20 s", "profiled in 2.70 s · exit 1",
+// "failed: buildFailed", "cancelled after 1.00 s".
 export function runDescription(r: RunRecord, now: number): string {
   const f = r.finished;
   switch (runStatus(r)) {
     case 'running':
-      return `running ${seconds(now - r.startedAt)}`;
+      return `running ${runDuration(now - r.startedAt)}`;
     case 'cancelled':
-      return `cancelled after ${seconds(f!.durationMs)}`;
+      return `cancelled after ${runDuration(f!.durationMs)}`;
     case 'failed':
       return `failed: ${f!.error!.kind}`;
     default:
-      return `profiled in ${seconds(f!.durationMs)}${f!.exitCode ? ` · exit ${f!.exitCode}` : ''}`;
+      return `profiled in ${runDuration(f!.durationMs)}${f!.exitCode ? ` · exit ${f!.exitCode}` : ''}`;
   }
 }
 

@@ -8,7 +8,7 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import * as P from './protocol';
-import { type RunRecord, runDescription, runStatus, runTooltip, trimHistory } from './run_history';
+import { type RunRecord, runDescription, runDuration, runStatus, runTooltip, trimHistory } from './run_history';
 import type { Session } from './session';
 
 const HISTORY_KEY = 'hotlines.runs.history';
@@ -90,7 +90,7 @@ export class Runs implements vscode.TreeDataProvider<RunRecord>, vscode.TextDocu
             });
           }
         } else {
-          void vscode.window.showInformationMessage(`hotlines: ${label} profiled in ${(f.durationMs / 1000).toFixed(1)} s (exit ${f.exitCode})`);
+          void vscode.window.showInformationMessage(`hotlines: ${label} profiled in ${runDuration(f.durationMs)} (exit ${f.exitCode})`);
         }
         return record;
       },

@@ -5,6 +5,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { formatWeight } from '../../web/src/format';
 import { formatPercent, measureOf } from './heat';
 import { hotLines } from './hot_lines';
 import { loadProfile } from './load_profile';
@@ -50,7 +51,7 @@ class ProfilesProvider extends Provider {
       it.profile = p;
       it.children = p.events.map((e) => {
         const c = new Item(e.name);
-        c.description = `${e.count} · ${e.value} ${e.unit}${e.name === p.defaultEvent ? ' · default' : ''}`;
+        c.description = `${e.count} · ${formatWeight(e.value, e.unit)}${e.name === p.defaultEvent ? ' · default' : ''}`;
         return c;
       });
       return it;

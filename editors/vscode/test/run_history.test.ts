@@ -1,7 +1,7 @@
 // The Runs view's model: status, the text beside a run, history trimming.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type RunRecord, runDescription, runStatus, runTooltip, trimHistory } from '../src/run_history';
+import { type RunRecord, runDescription, runDuration, runStatus, runTooltip, trimHistory } from '../src/run_history';
 
 const base = (over: Partial<RunRecord> = {}): RunRecord => ({
   runId: 'r1', label: 'PricingTest#discountIsFinite', params: { recipe: 'java-test' }, startedAt: 1000,
@@ -20,13 +20,20 @@ test('a run is running, profiled, failed or cancelled', () => {
 });
 
 test('descriptions say how it went', () => {
-  assert.equal(runDescription(base(), 4200), 'running 3.2 s');
-  assert.equal(runDescription(base({ finished: finished() }), 0), 'profiled in 2.7 s');
-  assert.equal(runDescription(base({ finished: finished({ exitCode: 1 }) }), 0), 'profiled in 2.7 s · exit 1');
+  assert.equal(runDescription(base(), 4200), 'running 3.20 s');
+  assert.equal(runDescription(base({ finished: finished() }), 0), 'profiled in 2.70 s');
+  assert.equal(runDescription(base({ finished: finished({ exitCode: 1 }) }), 0), 'profiled in 2.70 s · exit 1');
   assert.equal(runDescription(base({ finished: finished({ error: { kind: 'timeout', message: 'm', output: '' } }) }), 0), 'failed: timeout');
-  assert.equal(runDescription(base({ finished: finished({ durationMs: 1000, error: { kind: 'cancelled', message: 'm', output: '' } }) }), 0), 'cancelled after 1.0 s');
+  assert.equal(runDescription(base({ finished: finished({ durationMs: 1000, error: { kind: 'cancelled', message: 'm', output: '' } }) }), 0), 'cancelled after 1.00 s');
   assert.equal(runTooltip(base({ finished: finished({ error: { kind: 'noProfile', message: 'no file', output: '' } }) })),
     'PricingTest#discountIsFinite\nrecipe java-test\nprofile /w/.hotlines/a.jfr\nnoProfile: no file');
+});
+
+test('run durations follow the rule of durations (README "Units")', () => {
+  assert.equal(runDuration(2700), '2.70 s');
+  assert.equal(runDuration(850), '850.00 ms');
+  assert.equal(runDuration(0), '0 ns');
+  assert.equal(runDuration(61500), '61.50 s');
 });
 
 test('history: newest first, finished runs capped, running ones kept', () => {

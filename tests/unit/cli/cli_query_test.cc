@@ -243,8 +243,8 @@ TEST(CliQuery, JfrFixtures) {
   // Units: bytes for allocations, time for locks.
   r = hotlines_cli("hot " + java_profile("ap-multi.jfr") + " -e alloc --top 1");
   EXPECT_EQ(r.out.substr(0, r.out.find('\n')),
-            "event alloc, 2.71 GB  (" + java_profile("ap-multi.jfr") + ")");
-  EXPECT_NE(r.out.find("1.24 GB  45.62%"), std::string::npos) << r.out;
+            "event alloc, 2.71 GiB  (" + java_profile("ap-multi.jfr") + ")");
+  EXPECT_NE(r.out.find("1.24 GiB  45.62%"), std::string::npos) << r.out;
   r = hotlines_cli("hot " + java_profile("ap-multi.jfr") + " -e lock --top 1");
   EXPECT_EQ(r.out.substr(0, r.out.find('\n')),
             "event lock, 2.18 s  (" + java_profile("ap-multi.jfr") + ")");

@@ -5,6 +5,7 @@
 -- server maps lines through unsaved edits, so its `line` is always the current line.
 local client = require('hotlines.client')
 local config = require('hotlines.config')
+local units = require('hotlines.units')
 
 local M = {}
 
@@ -71,10 +72,7 @@ end
 ---Formats a weight for text = "count" or "value".
 local function amount(w, unit, kind)
   if kind == 'count' then return string.format('%d samples', w.count or 0) end
-  local v = w.value or 0
-  if unit == 'nanoseconds' then return string.format('%.2f ms', v / 1e6) end
-  if unit == 'bytes' then return string.format('%.1f MB', v / 1048576) end
-  return string.format('%d %s', v, unit or '')
+  return units.format_weight(w.value or 0, unit)
 end
 
 ---Builds the marks of one fileAnnotations answer: {line (1-based), sign, sign_hl, line_hl, text, text_hl}.

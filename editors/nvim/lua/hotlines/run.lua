@@ -5,6 +5,7 @@
 local client = require('hotlines.client')
 local config = require('hotlines.config')
 local scratch = require('hotlines.scratch')
+local units = require('hotlines.units')
 
 local M = {}
 
@@ -101,10 +102,10 @@ function M.on_finished(client_id, params)
     msg = string.format('hotlines: run %s failed (%s): %s', params.runId, params.error.kind, params.error.message)
   else
     msg = string.format(
-      'hotlines: run %s finished (exit %s, %d ms), profile %s loaded',
+      'hotlines: run %s finished (exit %s, %s), profile %s loaded',
       params.runId,
       tostring(params.exitCode),
-      params.durationMs or 0,
+      units.format_weight((params.durationMs or 0) * 1e6, 'nanoseconds'),
       tostring(params.profileId)
     )
   end
