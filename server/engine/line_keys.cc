@@ -9,14 +9,26 @@
 
 namespace hotlines {
 
+std::string kotlin_facade_file(std::string_view simple) {
+  if (simple.size() <= 2 || simple.substr(simple.size() - 2) != "Kt") return {};
+  simple.remove_suffix(2);
+  if (size_t parts = simple.rfind("__"); parts != std::string_view::npos)
+    simple.remove_prefix(parts + 2); // Bar__UtilKt: a part of the multi-file facade Bar
+  if (simple.empty()) return {};
+  return std::string(simple) + ".kt";
+}
+
 std::string recorded_file_key(const Profile &p, const Function &f) {
   if (f.file) return std::string(p.str(f.file));
   if (!f.class_name) return {};
   std::string cls = jvm_internal_class(p.str(f.class_name));
   size_t slash = cls.rfind('/');
-  size_t dollar = cls.find('$', slash == std::string::npos ? 0 : slash + 1);
+  size_t start = slash == std::string::npos ? 0 : slash + 1;
+  size_t dollar = cls.find('$', start);
   if (dollar != std::string::npos) cls.resize(dollar);
   if (cls.empty()) return {};
+  if (std::string kt = kotlin_facade_file(std::string_view(cls).substr(start)); !kt.empty())
+    return cls.substr(0, start) + kt;
   return cls + ".java";
 }
 

@@ -1,9 +1,11 @@
 // LineKeys: how frames group into source lines and files. A frame has a line key when its
 // function has a recorded file key and the frame has a line (>= 1) and is not a native,
-// C++ or kernel frame. The recorded file key is what the profile itself says: for JVM frames
-// `<package path>/<Outer>.java` from the class name (`org/acme/shop/Pricing$Inner` ->
-// `org/acme/shop/Pricing.java`; source resolution maps it to a real file later), for path
-// formats (pprof, collapsed with paths) the recorded file name. Immutable; thread-safe.
+// C++ or kernel frame. The recorded file key is what the profile itself says: for path
+// formats (pprof, collapsed with paths) the recorded file name; for JVM frames (JFR records
+// class names only) `<package path>/<Outer>.java` from the class name
+// (`org/acme/shop/Pricing$Inner` -> `org/acme/shop/Pricing.java`), or `<package path>/Foo.kt`
+// for a Kotlin file facade (`org/acme/FooKt$main$1` -> `org/acme/Foo.kt`); source resolution
+// maps it to a real file later. Immutable; thread-safe.
 #pragma once
 
 #include "formats/profile.h"
@@ -18,6 +20,11 @@ namespace hotlines {
 
 // The recorded file key of a function, or "" when the profile names no file for it.
 std::string recorded_file_key(const Profile &profile, const Function &f);
+
+// The Kotlin file a top-level class's simple name says it compiles from: a file facade
+// `FooKt` -> `Foo.kt`, a part of a multi-file facade `Bar__UtilKt` -> `Util.kt`; else "".
+// (A facade renamed by `@file:JvmName("Bar")` says nothing; source resolution finds it.)
+std::string kotlin_facade_file(std::string_view simple_class);
 
 class LineKeys {
 public:

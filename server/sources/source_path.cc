@@ -54,6 +54,7 @@ CleanPath clean_recorded_path(std::string_view raw) {
     r.had_drive = true;
     v.remove_prefix(2);
   }
+  r.windows = r.had_drive || v.find('\\') != std::string_view::npos;
   std::string s;
   s.reserve(v.size() + 1);
   if (r.had_drive && (v.empty() || (v[0] != '/' && v[0] != '\\'))) s.push_back('/');

@@ -26,6 +26,8 @@ struct CleanPath {
   bool absolute = false;
   bool had_drive = false;     // `C:\...` or `C:/...`
   bool from_proc_cwd = false; // `/proc/self/cwd/...`
+  bool windows = false;       // a drive letter or backslashes: recorded on Windows, so its
+                              // components match workspace files ignoring case
 };
 CleanPath clean_recorded_path(std::string_view raw);
 

@@ -3,6 +3,7 @@
 #include "server/sources/source_resolver.h"
 
 #include "formats/jvm_names.h"
+#include "server/engine/line_keys.h"
 
 #include <algorithm>
 #include <array>
@@ -217,6 +218,11 @@ SourceMatch SourceResolver::resolve_class(std::string_view internal_class) const
   const std::string pkg_dotted = dotted(pkg);
   const WorkspaceIndex &ix = *index_;
 
+  // A Kotlin file that says it compiles into this class: `@file:JvmName("Bar")`.
+  std::vector<std::string> found;
+  for (WorkspaceFileId f : ix.kotlin_jvm_name_files(cls)) found.push_back(ix.path(f));
+  if (!found.empty()) return from_candidates(std::move(found), kRuleKotlinJvmName);
+
   // Files named `name` in a folder ending with the package path (the default package: any
   // folder, confirmed by the absence of a package line).
   auto by_path = [&](const std::string &name, std::vector<std::string> *out) {
@@ -229,13 +235,12 @@ SourceMatch SourceResolver::resolve_class(std::string_view internal_class) const
       out->push_back(ix.path(f));
     }
   };
-  std::vector<std::string> found;
   for (std::string_view ext : kJvmExtensions)
     by_path(std::string(simple) + "." + std::string(ext), &found);
   if (!found.empty()) return from_candidates(std::move(found), kRuleJvmClass);
-  const bool facade = simple.size() > 2 && ends_with(simple, "Kt");
-  const std::string facade_file =
-      facade ? std::string(simple.substr(0, simple.size() - 2)) + ".kt" : std::string();
+  // FooKt -> Foo.kt, Bar__UtilKt (a multi-file facade's part) -> Util.kt.
+  const std::string facade_file = kotlin_facade_file(simple);
+  const bool facade = !facade_file.empty();
   if (facade) {
     by_path(facade_file, &found);
     if (!found.empty()) return from_candidates(std::move(found), kRuleKotlinFacade);
@@ -347,8 +352,10 @@ SourceMatch SourceResolver::resolve_path(std::string_view recorded,
     }
     if (!found.empty()) return from_candidates(std::move(found), kRuleGoModule);
   }
+  // Windows file systems ignore case, so paths recorded there may spell it differently.
   size_t matched = 0;
-  std::vector<WorkspaceFileId> files = ix.longest_suffix(comps, &matched);
+  std::vector<WorkspaceFileId> files = c.windows ? ix.longest_suffix_ignoring_case(comps, &matched)
+                                                 : ix.longest_suffix(comps, &matched);
   if (matched >= 2 || (matched == comps.size() && matched > 0)) {
     for (WorkspaceFileId f : files) found.push_back(ix.path(f));
     SourceMatch s = from_candidates(std::move(found), kRulePathSuffix);

@@ -39,6 +39,7 @@ inline constexpr std::string_view kRuleGoModule = "go-module";         // go.mod
 inline constexpr std::string_view kRulePathSuffix = "path-suffix"; // longest trailing components
 inline constexpr std::string_view kRuleInferredPrefix = "inferred-prefix";  // prefix learned from
                                                                             // other frames
+inline constexpr std::string_view kRuleKotlinJvmName = "kotlin-jvm-name";   // @file:JvmName
 inline constexpr std::string_view kRuleJvmClass = "jvm-class-path";         // <pkg>/<Outer>.<ext>
 inline constexpr std::string_view kRuleKotlinFacade = "kotlin-file-facade"; // FooKt -> Foo.kt
 inline constexpr std::string_view kRuleJvmPackageLine = "jvm-package-line"; // basename + package

@@ -259,6 +259,75 @@ SourceScan scan_source(std::span<const std::string> lines, std::string_view ext)
   return scanner.take();
 }
 
+namespace {
+
+// The name in a `JvmName("Bar")` or `JvmName(name = "Bar")` of a file annotation line, or "".
+std::string_view jvm_name_argument(std::string_view line) {
+  static constexpr std::string_view kWord = "JvmName";
+  auto skip_spaces = [&](size_t i) {
+    while (i < line.size() && isspace(static_cast<unsigned char>(line[i]))) i++;
+    return i;
+  };
+  for (size_t at = line.find(kWord); at != std::string_view::npos; at = line.find(kWord, at + 1)) {
+    if (at > 0 && ident_char(line[at - 1])) continue;
+    size_t i = skip_spaces(at + kWord.size());
+    if (i >= line.size() || line[i] != '(') continue;
+    i = skip_spaces(i + 1);
+    if (line.compare(i, 4, "name") == 0)
+      if (size_t eq = skip_spaces(i + 4); eq < line.size() && line[eq] == '=')
+        i = skip_spaces(eq + 1);
+    if (i >= line.size() || line[i] != '"') continue;
+    size_t end = line.find('"', i + 1);
+    if (end == std::string_view::npos) continue;
+    std::string_view name = line.substr(i + 1, end - i - 1);
+    if (!name.empty() && std::all_of(name.begin(), name.end(), ident_char)) return name;
+  }
+  return {};
+}
+
+} // namespace
+
+std::string kotlin_jvm_name(std::string_view text) {
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3); // UTF-8 byte order mark
+  bool in_comment = false;
+  std::string_view name, package;
+  size_t pos = 0;
+  // The file's header: comments, file annotations, then the package line; anything else
+  // (imports, declarations) ends it.
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = code_of_line(trim(text.substr(pos, end - pos)), &in_comment);
+    pos = end + 1;
+    if (line.empty()) continue;
+    if (line.rfind("@file:", 0) == 0) {
+      if (name.empty()) name = jvm_name_argument(line);
+      continue;
+    }
+    if (line.rfind("package ", 0) == 0) {
+      package = trim(line.substr(8));
+      package = package.substr(0, package.find_first_of("; \t"));
+    }
+    break;
+  }
+  if (name.empty()) return {};
+  std::string cls(package);
+  std::replace(cls.begin(), cls.end(), '.', '/');
+  if (!cls.empty()) cls += '/';
+  cls += name;
+  return cls;
+}
+
+std::string kotlin_jvm_name_of_file(const std::string &path) {
+  ReadFileOptions o;
+  RegularFile file;
+  std::string error;
+  if (file.open(path, &error, o) != ReadStatus::ok) return {};
+  std::string head(std::min<uint64_t>(file.size(), kKotlinHeadBytes), '\0');
+  if (file.read_at(0, head.size(), head.data(), &error, nullptr) != ReadStatus::ok) return {};
+  return kotlin_jvm_name(head);
+}
+
 std::string_view extension_of(std::string_view path) {
   std::string_view base = path.substr(path.find_last_of('/') + 1);
   size_t dot = base.rfind('.');

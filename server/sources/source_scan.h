@@ -2,7 +2,8 @@
 // light line scanner (no parser): the `package` line and the lines where functions/methods
 // and classes/objects/types are declared, for Java, Kotlin, Scala, Groovy and Go. Used to
 // confirm a file by its package when the path does not say it, and to give a frame without
-// a line number the line of its method's declaration. Pure functions; thread-safe.
+// a line number the line of its method's declaration; also reads a Kotlin file's
+// `@file:JvmName`. Pure functions; thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +32,16 @@ SourceScan scan_source(std::span<const std::string> lines, std::string_view exte
 
 // Reads and scans a file (an empty scan when it cannot be read).
 SourceScan scan_source_file(const std::string &path);
+
+// The JVM class a Kotlin file's top-level declarations compile into when the file renames
+// its facade with `@file:JvmName("Bar")` (also `@file:kotlin.jvm.JvmName(name = "Bar")` and
+// `@file:[JvmName("Bar") JvmMultifileClass]`, among the file annotations before the
+// `package` line): `org/acme/Bar` (internal form, from the package line); "" when it does not.
+std::string kotlin_jvm_name(std::string_view text);
+
+// The same for a file, reading its head only (kKotlinHeadBytes); "" when it cannot be read.
+inline constexpr size_t kKotlinHeadBytes = 16 << 10;
+std::string kotlin_jvm_name_of_file(const std::string &path);
 
 // A path's extension without the dot (`src/Shop.java` -> `java`), "" when none.
 std::string_view extension_of(std::string_view path);

@@ -2,8 +2,10 @@
 #include "server/sources/workspace_index.h"
 
 #include "server/sources/source_path.h"
+#include "server/sources/source_scan.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstring>
 #include <dirent.h>
@@ -38,6 +40,20 @@ std::string go_module_path(const std::string &go_mod) {
   return {};
 }
 
+std::string lower_ascii(std::string_view s) {
+  std::string out(s);
+  for (char &c : out) c = static_cast<char>(tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool has_upper_ascii(std::string_view s) {
+  return std::any_of(s.begin(), s.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+}
+
+bool is_kotlin_file(std::string_view path) {
+  return path.size() > 3 && path.substr(path.size() - 3) == ".kt";
+}
+
 } // namespace
 
 WorkspaceIndex::WorkspaceIndex(WorkspaceOptions options) : options_(std::move(options)) {}
@@ -51,6 +67,8 @@ void WorkspaceIndex::clear() {
   files_.clear();
   comps_.clear();
   comp_ids_.clear();
+  folded_comps_.clear();
+  kotlin_jvm_names_.clear();
   by_rev_path_.clear();
   by_rev_dir_.clear();
   go_modules_.clear();
@@ -62,7 +80,34 @@ uint32_t WorkspaceIndex::intern(std::string_view c) {
   if (it != comp_ids_.end()) return it->second;
   uint32_t id = static_cast<uint32_t>(comp_ids_.size());
   comp_ids_.emplace(std::string(c), id);
+  if (has_upper_ascii(c)) folded_comps_[lower_ascii(c)].push_back(id);
   return id;
+}
+
+std::vector<uint32_t> WorkspaceIndex::case_variants(std::string_view c) const {
+  std::string lower = lower_ascii(c);
+  std::vector<uint32_t> out;
+  if (uint32_t id = find_component(lower); id != UINT32_MAX) out.push_back(id);
+  if (auto it = folded_comps_.find(lower); it != folded_comps_.end())
+    out.insert(out.end(), it->second.begin(), it->second.end());
+  return out;
+}
+
+void WorkspaceIndex::scan_kotlin_file(WorkspaceFileId id) {
+  std::string cls = kotlin_jvm_name_of_file(files_[id].path);
+  if (cls.empty()) return;
+  std::vector<WorkspaceFileId> &ids = kotlin_jvm_names_[cls];
+  if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+}
+
+std::vector<WorkspaceFileId>
+WorkspaceIndex::kotlin_jvm_name_files(std::string_view internal_class) const {
+  auto it = kotlin_jvm_names_.find(internal_class);
+  if (it == kotlin_jvm_names_.end()) return {};
+  std::vector<WorkspaceFileId> out = it->second;
+  std::sort(out.begin(), out.end(),
+            [&](WorkspaceFileId a, WorkspaceFileId b) { return files_[a].path < files_[b].path; });
+  return out;
 }
 
 uint32_t WorkspaceIndex::find_component(std::string_view c) const {
@@ -224,6 +269,11 @@ bool WorkspaceIndex::build(const std::atomic<bool> *cancel) {
                                 }),
                     go_modules_.end());
   sort_orders();
+  // Ids are final now: read the Kotlin files' heads for `@file:JvmName`.
+  for (WorkspaceFileId f = 0; f < files_.size() && !cancelled; f++) {
+    if ((f & 1023) == 0 && cancel && cancel->load(std::memory_order_relaxed)) cancelled = true;
+    if (!cancelled && is_kotlin_file(files_[f].path)) scan_kotlin_file(f);
+  }
   generation_++;
   build_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return !cancelled;
@@ -285,6 +335,7 @@ bool WorkspaceIndex::add_file(std::string_view raw) {
     pos = std::upper_bound(by_rev_dir_.begin(), by_rev_dir_.end(), id,
                            [&](WorkspaceFileId a, WorkspaceFileId b) { return rev_less(a, b, 1); });
     by_rev_dir_.insert(pos, id);
+    if (is_kotlin_file(files_[id].path)) scan_kotlin_file(id);
   }
   generation_++;
   return true;
@@ -308,6 +359,10 @@ bool WorkspaceIndex::remove_path(std::string_view raw) {
   auto dead = [&](WorkspaceFileId f) { return !files_[f].live; };
   std::erase_if(by_rev_path_, dead);
   std::erase_if(by_rev_dir_, dead);
+  for (auto it = kotlin_jvm_names_.begin(); it != kotlin_jvm_names_.end();) {
+    std::erase_if(it->second, dead);
+    it = it->second.empty() ? kotlin_jvm_names_.erase(it) : std::next(it);
+  }
   generation_++;
   return true;
 }
@@ -335,6 +390,42 @@ WorkspaceIndex::longest_suffix(std::span<const std::string_view> components,
   if (k == 0) return {};
   return {by_rev_path_.begin() + static_cast<ptrdiff_t>(r.first),
           by_rev_path_.begin() + static_cast<ptrdiff_t>(r.second)};
+}
+
+std::vector<WorkspaceFileId>
+WorkspaceIndex::longest_suffix_ignoring_case(std::span<const std::string_view> components,
+                                             size_t *matched) const {
+  // Each case variant of a component narrows a range of by_rev_path_ to a sub-range of its
+  // own, so the files matching k components ignoring case are a few disjoint ranges; each
+  // remembers how many of its components matched in exact case.
+  struct Candidates {
+    Range range;
+    size_t exact_case;
+  };
+  std::vector<Candidates> ranges{{{0, by_rev_path_.size()}, 0}}, next;
+  size_t k = 0;
+  for (; k < components.size(); k++) {
+    std::string_view want = components[components.size() - 1 - k];
+    const uint32_t exact = find_component(want);
+    next.clear();
+    for (uint32_t c : case_variants(want))
+      for (const Candidates &r : ranges) {
+        Range n = narrow(by_rev_path_, r.range, k, 0, c);
+        if (n.first != n.second) next.push_back({n, r.exact_case + (c == exact ? 1 : 0)});
+      }
+    if (next.empty()) break;
+    ranges.swap(next);
+  }
+  *matched = k;
+  if (k == 0) return {};
+  size_t best = 0;
+  for (const Candidates &r : ranges) best = std::max(best, r.exact_case);
+  std::vector<WorkspaceFileId> out;
+  for (const Candidates &r : ranges)
+    if (r.exact_case == best)
+      out.insert(out.end(), by_rev_path_.begin() + static_cast<ptrdiff_t>(r.range.first),
+                 by_rev_path_.begin() + static_cast<ptrdiff_t>(r.range.second));
+  return out;
 }
 
 std::vector<WorkspaceFileId>

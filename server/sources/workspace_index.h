@@ -4,7 +4,9 @@
 // (which folders end with a given package path). build() walks the roots, skipping
 // configured folder names (.git, build, target, ...), following symlinks to folders once each
 // (by device and inode, so links cannot loop); add_file/remove_path keep it current from
-// file events. Also records the Go modules (go.mod `module` lines) found in the tree.
+// file events. Also records the Go modules (go.mod `module` lines) found in the tree, and the
+// Kotlin files whose `@file:JvmName("Bar")` renames their file facade (read from each .kt
+// file's head). Suffix lookups can ignore ASCII case, for paths recorded on Windows.
 // Threading: not synchronized. build() blocks (run it on a worker thread); build or mutate on
 // one thread, then share the result as const (shared_ptr<const WorkspaceIndex>); to apply
 // file events to a shared index, copy it, mutate the copy and swap the pointer.
@@ -74,6 +76,11 @@ public:
   // the result is empty).
   std::vector<WorkspaceFileId> longest_suffix(std::span<const std::string_view> components,
                                               size_t *matched) const;
+  // The same with components compared ignoring ASCII case (a path recorded on Windows):
+  // the files matching the most trailing components, and among those the ones matching
+  // the most of them in exact case.
+  std::vector<WorkspaceFileId>
+  longest_suffix_ignoring_case(std::span<const std::string_view> components, size_t *matched) const;
   // The files whose folder path ends with all of `dir_components` (e.g. a package path
   // `org/acme/shop`); empty components match every file.
   std::vector<WorkspaceFileId>
@@ -83,6 +90,10 @@ public:
 
   // The Go modules found (go.mod files with a `module` line), longest module path first.
   const std::vector<GoModule> &go_modules() const { return go_modules_; }
+
+  // The Kotlin files whose `@file:JvmName` names the JVM class `internal_class`
+  // (`org/acme/Bar`: package line + name), by path.
+  std::vector<WorkspaceFileId> kotlin_jvm_name_files(std::string_view internal_class) const;
 
   // Time the last build() took, in seconds, and the folders it entered.
   double build_seconds() const { return build_seconds_; }
@@ -101,6 +112,10 @@ private:
   void sort_orders();
   uint32_t intern(std::string_view component);
   uint32_t find_component(std::string_view component) const;
+  // The components equal to `component` ignoring ASCII case.
+  std::vector<uint32_t> case_variants(std::string_view component) const;
+  // Reads a .kt file's head for `@file:JvmName` and records it for file `id`.
+  void scan_kotlin_file(WorkspaceFileId id);
   // The k-th component from the end of file `f` (skipping `skip` trailing ones), or -1.
   int64_t rev_comp(WorkspaceFileId f, size_t k, size_t skip) const;
   bool rev_less(WorkspaceFileId a, WorkspaceFileId b, size_t skip) const;
@@ -122,6 +137,12 @@ private:
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
   };
   std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> comp_ids_;
+  // Lower-cased component -> the components with upper-case ASCII letters that fold to it
+  // (an all-lower-case component is found in comp_ids_ itself).
+  std::unordered_map<std::string, std::vector<uint32_t>, Hash, std::equal_to<>> folded_comps_;
+  // JVM class (`org/acme/Bar`) -> the live .kt files whose `@file:JvmName` names it.
+  std::unordered_map<std::string, std::vector<WorkspaceFileId>, Hash, std::equal_to<>>
+      kotlin_jvm_names_;
   std::vector<WorkspaceFileId> by_rev_path_, by_rev_dir_;
   std::vector<GoModule> go_modules_;
   size_t live_ = 0;

@@ -1,7 +1,9 @@
-// Frame -> source rules on hand-built trees: multi-module Maven layouts, Kotlin file facades,
-// nested/anonymous/lambda classes, package-line and declaration fallbacks, library classes;
-// recorded paths with Windows separators, /proc/self/cwd, Go modules, remaps, external
-// toolchain paths, ties and inferred prefixes; the file -> functions inverse.
+// Frame -> source rules on hand-built trees: multi-module Maven layouts, Kotlin file facades
+// (FooKt and @file:JvmName), nested/anonymous/lambda classes, package-line and declaration
+// fallbacks, library classes; recorded paths with Windows separators and case, /proc/self/cwd,
+// Go modules, remaps, external toolchain paths, ties and inferred prefixes; the file ->
+// functions inverse.
+#include "server/engine/file_keys.h"
 #include "server/sources/profile_resolution.h"
 #include "source_test_util.h"
 
@@ -162,9 +164,8 @@ TEST_F(MavenTree, FileToFunctionsInverse) {
   EXPECT_EQ(std::vector<std::string>(keys.begin(), keys.end()),
             std::vector<std::string>{"com/acme/shop/Cart.java"});
   keys = res->recorded_files_in(prices);
-  EXPECT_EQ(
-      std::vector<std::string>(keys.begin(), keys.end()),
-      (std::vector<std::string>{"com/acme/shop/PricesKt.java", "com/acme/shop/Receipt.java"}));
+  EXPECT_EQ(std::vector<std::string>(keys.begin(), keys.end()),
+            (std::vector<std::string>{"com/acme/shop/Prices.kt", "com/acme/shop/Receipt.java"}));
   EXPECT_EQ(res->line_of_frame(f5), 7); // no frame line: the declaration's
   EXPECT_EQ(res->line_of_frame(f2), 14);
   EXPECT_TRUE(res->functions_in(invoice).empty());
@@ -194,6 +195,87 @@ TEST_F(MavenTree, DuplicateClassesTieOnSharedFolders) {
   EXPECT_EQ(res->ties()[0].chosen, copy);
   EXPECT_EQ(res->ties()[0].candidates, (std::vector<std::string>{copy, cart}));
   EXPECT_EQ(res->ties()[0].functions, 1u);
+}
+
+TEST(KotlinFacades, JvmNameAndFileFacadesResolveToTheirKotlinFiles) {
+  TempTree t;
+  // Util.kt sits outside its package's folders: its package line says where it belongs.
+  std::string util = t.write("app/src/main/kotlin/Util.kt",
+                             "/* Copyright */\n"                           // 1
+                             "@file:JvmName(\"Bar\")\n"                    // 2
+                             "package org.acme\n"                          // 3
+                             "\n"                                          // 4
+                             "fun work(n: Int): Int {\n"                   // 5
+                             "    return listOf(n).map { it * 2 }.sum()\n" // 6
+                             "}\n");                                       // 7
+  std::string foo = t.write("app/src/main/kotlin/org/acme/Foo.kt",
+                            "package org.acme\n"     // 1
+                            "\n"                     // 2
+                            "fun main() {\n"         // 3
+                            "    println(work(2))\n" // 4
+                            "}\n");                  // 5
+  SourceProfile sp;
+  FunctionId work = sp.java("org/acme/Bar", "work");
+  FunctionId work_lambda = sp.java("org/acme/Bar$work$1", "invoke");
+  FunctionId main = sp.java("org/acme/FooKt", "main");
+  FrameId w = sp.frame(work, 6), wl = sp.frame(work_lambda, 6), m = sp.frame(main, 4);
+  sp.sample({m, w, wl});
+  std::shared_ptr<const Profile> p = sp.finish();
+  auto res = resolve_profile(p, index_roots({t.path()}));
+  ASSERT_TRUE(res);
+
+  EXPECT_EQ(res->of(work).status, ResolutionStatus::resolved);
+  EXPECT_EQ(res->of(work).rule, kRuleKotlinJvmName);
+  EXPECT_EQ(res->of(work).path, util);
+  EXPECT_EQ(res->of(work).line, 5); // declaration of fun work
+  EXPECT_EQ(res->of(work_lambda).path, util);
+  EXPECT_EQ(res->of(main).rule, kRuleKotlinFacade);
+  EXPECT_EQ(res->of(main).path, foo);
+  EXPECT_EQ(res->of(main).line, 3);
+
+  // File annotations: the recorded keys of each .kt file, with a resolution and without.
+  using Keys = std::vector<std::string>;
+  LineKeys lk(*p);
+  EXPECT_EQ(recorded_keys_for_path(res.get(), lk, util), Keys{"org/acme/Bar.java"});
+  EXPECT_EQ(recorded_keys_for_path(res.get(), lk, foo), Keys{"org/acme/Foo.kt"});
+  EXPECT_EQ(recorded_keys_for_path(nullptr, lk, foo), Keys{"org/acme/Foo.kt"});
+  std::span<const FrameId> in_util = res->frames_in(util);
+  EXPECT_EQ(std::vector<FrameId>(in_util.begin(), in_util.end()), (std::vector<FrameId>{w, wl}));
+}
+
+TEST(SourcePaths, WindowsRecordedPathsMatchIgnoringCase) {
+  TempTree t;
+  std::string shop =
+      t.write("go-shop/internal/shop/shop.go", "package shop\n\nfunc Checkout() {}\n");
+  SourceProfile sp;
+  FunctionId win = sp.path("example.com/go-shop/internal/shop.Checkout",
+                           "C:\\Build\\GO-SHOP\\Internal\\Shop\\Shop.go");
+  sp.sample({sp.frame(win, 3)});
+  auto res = resolve_profile(sp.finish(), index_roots({t.path()}));
+  EXPECT_EQ(res->of(win).status, ResolutionStatus::resolved);
+  EXPECT_EQ(res->of(win).rule, kRulePathSuffix);
+  EXPECT_EQ(res->of(win).path, shop);
+  EXPECT_FALSE(res->of(win).tie);
+
+  // Recorded on POSIX, a path differing only by case is another file.
+  SourceProfile posix;
+  FunctionId p = posix.path("example.com/go-shop/internal/shop.Checkout",
+                            "/build/go-shop/Internal/Shop/Shop.go");
+  posix.sample({posix.frame(p, 3)});
+  auto res2 = resolve_profile(posix.finish(), index_roots({t.path()}));
+  EXPECT_EQ(res2->of(p).status, ResolutionStatus::unresolved);
+  EXPECT_EQ(res2->of(p).rule, kRuleUnmatchedPath);
+  EXPECT_TRUE(res2->of(p).path.empty());
+
+  // Several files matching ignoring case: the one matching in exact case wins, no tie.
+  std::string exact = t.write("mirror/Internal/Shop/Shop.go", "package shop\n");
+  SourceProfile again;
+  FunctionId a = again.path("Checkout", "C:\\Build\\Internal\\Shop\\Shop.go");
+  again.sample({again.frame(a, 3)});
+  auto res3 = resolve_profile(again.finish(), index_roots({t.path()}));
+  EXPECT_EQ(res3->of(a).rule, kRulePathSuffix);
+  EXPECT_EQ(res3->of(a).path, exact);
+  EXPECT_FALSE(res3->of(a).tie);
 }
 
 TEST(SourcePaths, PathRules) {

@@ -1,5 +1,6 @@
-// WorkspaceIndex (walk, skipped folders, suffix and folder lookups, symlinks, file events,
-// go.mod modules), the recorded-path helpers and the declaration scanner.
+// WorkspaceIndex (walk, skipped folders, suffix and folder lookups, case-insensitive suffix
+// lookups, symlinks, file events, go.mod modules, Kotlin @file:JvmName), the recorded-path
+// helpers and the declaration scanner.
 #include "server/sources/source_path.h"
 #include "server/sources/source_scan.h"
 #include "server/sources/workspace_index.h"
@@ -26,6 +27,12 @@ std::vector<std::string> suffix(const WorkspaceIndex &ix, const std::string &pat
   return paths(ix, ix.longest_suffix(comps, matched));
 }
 
+std::vector<std::string> suffix_ignoring_case(const WorkspaceIndex &ix, const std::string &path,
+                                              size_t *matched) {
+  std::vector<std::string_view> comps = path_components(path);
+  return paths(ix, ix.longest_suffix_ignoring_case(comps, matched));
+}
+
 TEST(SourcePath, CleansRecordedPaths) {
   CleanPath w = clean_recorded_path("C:\\Users\\dev\\shop\\src\\Main.java");
   EXPECT_EQ(w.path, "/Users/dev/shop/src/Main.java");
@@ -40,6 +47,11 @@ TEST(SourcePath, CleansRecordedPaths) {
   EXPECT_TRUE(cwd.from_proc_cwd);
   EXPECT_EQ(clean_recorded_path("//build//x/../y.c").path, "/build/y.c");
   EXPECT_EQ(clean_recorded_path("rel\\dir\\f.c").path, "rel/dir/f.c");
+  EXPECT_TRUE(w.windows);
+  EXPECT_TRUE(u.windows);
+  EXPECT_TRUE(clean_recorded_path("rel\\dir\\f.c").windows);
+  EXPECT_FALSE(cwd.windows);
+  EXPECT_FALSE(clean_recorded_path("/Build/GO-SHOP/a.go").windows);
 }
 
 TEST(SourcePath, RemapsOnComponentBoundaries) {
@@ -111,6 +123,68 @@ TEST(WorkspaceIndex, FolderSuffixLookups) {
             std::vector<std::string>{t.path("b/src/org/acme/Other.kt")});
   std::vector<std::string_view> none = {"com", "acme"};
   EXPECT_FALSE(ix->has_dir_ending_with(none));
+}
+
+TEST(WorkspaceIndex, SuffixLookupsIgnoringCase) {
+  TempTree t;
+  std::string lower = t.write("a/internal/shop/shop.go");
+  std::string upper = t.write("b/Internal/Shop/Shop.go");
+  t.write("c/other/Shop.go");
+  auto ix = index_roots({t.path()});
+  size_t matched = 0;
+  // The most components ignoring case, then the most in exact case.
+  EXPECT_EQ(suffix_ignoring_case(*ix, "/Build/GO-SHOP/Internal/Shop/Shop.go", &matched),
+            std::vector<std::string>{upper});
+  EXPECT_EQ(matched, 3u);
+  EXPECT_EQ(suffix_ignoring_case(*ix, "/x/internal/shop/shop.go", &matched),
+            std::vector<std::string>{lower});
+  EXPECT_EQ(suffix_ignoring_case(*ix, "/X/INTERNAL/SHOP/SHOP.GO", &matched),
+            (std::vector<std::string>{lower, upper}));
+  EXPECT_EQ(matched, 3u);
+  EXPECT_TRUE(suffix_ignoring_case(*ix, "/x/nowhere.go", &matched).empty());
+  EXPECT_EQ(matched, 0u);
+  // The exact lookup is unchanged.
+  EXPECT_TRUE(suffix(*ix, "/X/INTERNAL/SHOP/SHOP.GO", &matched).empty());
+  EXPECT_EQ(matched, 0u);
+}
+
+TEST(WorkspaceIndex, KotlinJvmNamesFollowFileEvents) {
+  TempTree t;
+  std::string util = t.write("src/Util.kt", "@file:JvmName(\"Bar\")\npackage org.acme\n");
+  t.write("src/org/acme/Foo.kt", "package org.acme\nfun main() {}\n");
+  t.write("src/org/acme/Bar.java", "@file:JvmName(\"Nope\")\n"); // Java: not read
+  auto ix = index_roots({t.path()});
+  EXPECT_EQ(paths(*ix, ix->kotlin_jvm_name_files("org/acme/Bar")), std::vector<std::string>{util});
+  EXPECT_TRUE(ix->kotlin_jvm_name_files("org/acme/Nope").empty());
+  EXPECT_TRUE(ix->kotlin_jvm_name_files("org/acme/FooKt").empty());
+  std::string extra = t.write("src/more/Extra.kt", "@file:JvmName(\"Bar\")\npackage org.acme\n");
+  EXPECT_TRUE(ix->add_file(extra));
+  EXPECT_EQ(paths(*ix, ix->kotlin_jvm_name_files("org/acme/Bar")),
+            (std::vector<std::string>{util, extra}));
+  EXPECT_TRUE(ix->remove_path(util));
+  EXPECT_EQ(paths(*ix, ix->kotlin_jvm_name_files("org/acme/Bar")), std::vector<std::string>{extra});
+  EXPECT_TRUE(ix->remove_path(t.path("src/more")));
+  EXPECT_TRUE(ix->kotlin_jvm_name_files("org/acme/Bar").empty());
+}
+
+TEST(SourceScan, KotlinJvmNameHeader) {
+  EXPECT_EQ(kotlin_jvm_name("@file:JvmName(\"Bar\")\npackage org.acme\n\nfun work() {}\n"),
+            "org/acme/Bar");
+  EXPECT_EQ(kotlin_jvm_name("/*\n * Licensed under ...\n */\n"
+                            "@file:Suppress(\"unused\")\n"
+                            "@file:kotlin.jvm.JvmName( name = \"Baz\" )\r\n"
+                            "\n"
+                            "package org.acme.util;\n"),
+            "org/acme/util/Baz");
+  EXPECT_EQ(
+      kotlin_jvm_name("\xEF\xBB\xBF@file:[JvmName(\"Multi\") JvmMultifileClass]\npackage a.b\n"),
+      "a/b/Multi");
+  EXPECT_EQ(kotlin_jvm_name("@file:JvmName(\"Top\")\n\nfun main() {}\n"), "Top");
+  // Not a file annotation: after the package line, commented out, or absent.
+  EXPECT_EQ(kotlin_jvm_name("package org.acme\n@file:JvmName(\"Late\")\n"), "");
+  EXPECT_EQ(kotlin_jvm_name("// @file:JvmName(\"Gone\")\npackage org.acme\n"), "");
+  EXPECT_EQ(kotlin_jvm_name("@file:Suppress(\"JvmName\")\npackage org.acme\n"), "");
+  EXPECT_EQ(kotlin_jvm_name("package org.acme\n\nfun main() {}\n"), "");
 }
 
 TEST(WorkspaceIndex, SymlinkedRootsAndLoops) {
