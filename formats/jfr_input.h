@@ -84,7 +84,9 @@ inline const uint8_t *jfr_skip_varints(const uint8_t *p, const uint8_t *end, uin
     uint64_t stops = ~w & 0x8080808080808080ull;
     const unsigned lead = stops ? static_cast<unsigned>(__builtin_ctzll(stops)) >> 3 : 8;
     if (run + lead >= 8) break; // a 9-byte varint may be under way
-    const unsigned ends = static_cast<unsigned>(__builtin_popcountll(stops));
+    // The number of stop bits: each is bit 7 of its byte, so shifted to bit 0 and multiplied,
+    // they add up in the top byte (at most 8). Without -mpopcnt, __builtin_popcountll is a call.
+    const unsigned ends = static_cast<unsigned>(((stops >> 7) * 0x0101010101010101ull) >> 56);
     if (ends >= n) {
       for (uint64_t k = 1; k < n; k++) stops &= stops - 1;
       return p + (__builtin_ctzll(stops) >> 3) + 1;
