@@ -60,11 +60,6 @@ public:
     }
   }
 
-  // Brings the slot that a probe for `hash` starts at into the cache, for a lookup soon after.
-  void prefetch(uint64_t hash) const {
-    if (slots_) __builtin_prefetch(&slots_[static_cast<uint32_t>(hash >> 32) >> shift_]);
-  }
-
   // Adds `id` for a key known to be absent (no key is compared).
   void add_new(uint64_t hash, uint32_t id) {
     if ((size_ + 1) * 4 > capacity() * 3) grow();
