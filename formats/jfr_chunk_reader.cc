@@ -23,7 +23,16 @@ namespace hotlines {
 namespace {
 
 // Slots an event's interesting fields are decoded into.
-enum Slot : int8_t { kTime, kSampledThread, kEventThread, kStack, kWeightA, kWeightB, kSlots };
+enum Slot : int8_t {
+  kTime,
+  kSampledThread,
+  kEventThread,
+  kStack,
+  kWeightA,
+  kWeightB,
+  kState,
+  kSlots
+};
 
 // How a time field is expressed (jdk.jfr.Timestamp / jdk.jfr.Timespan annotations).
 enum class TimeUnit : uint8_t { ticks, nanos, micros, millis, seconds, raw };
@@ -96,7 +105,7 @@ struct Handler {
   int cls = -1;
   const JfrEventRule *rule = nullptr;
   std::vector<Op> ops;
-  int ref_type[kSlots] = {-1, -1, -1, -1, -1, -1}; // pool class of reference slots
+  int ref_type[kSlots] = {-1, -1, -1, -1, -1, -1, -1}; // pool class of reference slots
   TimeUnit time_unit = TimeUnit::ticks;
   TimeUnit duration_unit = TimeUnit::raw;
   size_t range = SIZE_MAX; // index into the caller's column ranges
@@ -215,6 +224,7 @@ struct JfrChunkReader::Impl {
         put("sampledThread", kSampledThread);
         put("eventThread", kEventThread);
         put("stackTrace", kStack);
+        put("state", kState);
         switch (r->weight) {
         case JfrWeight::one:
           break;
@@ -431,18 +441,27 @@ struct JfrChunkReader::Impl {
           stacks[t].second.insert(key, static_cast<uint32_t>(refs->stacks.size()));
       if (added) {
         refs->stacks.push_back(JfrSliceRefs::Ref{type, -1, key, 0, at});
-        refs->order.push_back(2 * *index);
+        refs->order.push_back(3 * *index);
       }
       last_stack_type = type;
       last_stack_key = key;
       return last_stack = *index;
+    }
+    // A thread state: index + 1 into refs->states, 0 for none. Few distinct ones: a scan.
+    uint32_t state(int type, uint64_t key, size_t at) {
+      std::vector<JfrSliceRefs::Ref> &states = refs->states;
+      for (size_t i = 0; i < states.size(); i++)
+        if (states[i].key == key && states[i].type == type) return static_cast<uint32_t>(i + 1);
+      refs->order.push_back(3 * static_cast<uint32_t>(states.size()) + 2);
+      states.push_back(JfrSliceRefs::Ref{type, -1, key, 0, at});
+      return static_cast<uint32_t>(states.size());
     }
     uint32_t thread(const ThreadKey &k, size_t at) {
       if (k == last_thread) return last_thread_index;
       const auto [it, added] = threads.try_emplace(k, static_cast<uint32_t>(refs->threads.size()));
       if (added) {
         refs->threads.push_back(JfrSliceRefs::Ref{k.type, k.type_b, k.key, k.key_b, at});
-        refs->order.push_back(2 * it->second + 1);
+        refs->order.push_back(3 * it->second + 1);
       }
       last_thread = k;
       return last_thread_index = it->second;
@@ -505,6 +524,10 @@ struct JfrChunkReader::Impl {
     c.time[i] = time;
     if (!c.count.empty()) c.count[i] = count;
     if (!c.value.empty()) c.value[i] = value;
+    if (!c.state.empty())
+      c.state[i] = has(kState) && h.ref_type[kState] >= 0
+                       ? index.state(h.ref_type[kState], static_cast<uint64_t>(v[kState]), at)
+                       : 0;
   }
 
   void on_setting(const Handler &h, JfrInput &ev, size_t at) {
@@ -533,6 +556,8 @@ struct JfrChunkReader::Impl {
     }
     if (name == "event" && !value.empty() && info.exec_setting.empty())
       info.exec_setting = value;
+    else if (name == "wall" && !value.empty() && info.wall_setting.empty())
+      info.wall_setting = value;
     else if (name == "version" && version.empty())
       version = value;
     else if (name == "interval" && info.period_ns == 0)
@@ -623,8 +648,12 @@ struct JfrChunkReader::Impl {
     }
     if (p != slice_begin || info.slices.empty()) close_slice(p);
     info.sample_types.clear();
-    for (uint32_t hi : first_seen)
-      info.sample_types.emplace_back(md->classes[handlers[hi].cls].name, handlers[hi].count);
+    info.state_types.clear();
+    for (uint32_t hi : first_seen) {
+      const std::string &name = md->classes[handlers[hi].cls].name;
+      info.sample_types.emplace_back(name, handlers[hi].count);
+      if (handlers[hi].ref_type[kState] >= 0) info.state_types.push_back(name);
+    }
     for (size_t k = 0; k < info.slices.size(); k++) {
       info.slices[k].counts.assign(first_seen.size(), 0);
       for (const auto &[hi, n] : slice_counts[k])
@@ -705,16 +734,24 @@ struct JfrChunkReader::Impl {
     res->set_builder(&tables);
     std::vector<StackId> stacks(refs.stacks.size());
     std::vector<ThreadId> threads(refs.threads.size());
+    std::vector<uint32_t> states(refs.states.size() + 1, 0); // index 0: no state
     for (uint32_t o : refs.order) {
-      if (o & 1) {
-        const JfrSliceRefs::Ref &r = refs.threads[o >> 1];
+      if (o % 3 == 1) {
+        const JfrSliceRefs::Ref &r = refs.threads[o / 3];
         ThreadId t = kNull;
         if (r.type >= 0) t = res->thread(r.type, r.key, r.at);
         if (t == kNull && r.type_b >= 0) t = res->thread(r.type_b, r.key_b, r.at);
-        threads[o >> 1] = t == kNull ? res->unknown_thread() : t;
+        threads[o / 3] = t == kNull ? res->unknown_thread() : t;
+      } else if (o % 3 == 2) {
+        const JfrSliceRefs::Ref &r = refs.states[o / 3];
+        JfrValue v;
+        v.kind = JfrValue::reference;
+        v.type = r.type;
+        v.i = static_cast<int64_t>(r.key);
+        states[o / 3 + 1] = tables.state(res->text(v, r.at));
       } else {
-        const JfrSliceRefs::Ref &r = refs.stacks[o >> 1];
-        res->stack(r.type, r.key, r.at, &stacks[o >> 1]);
+        const JfrSliceRefs::Ref &r = refs.stacks[o / 3];
+        res->stack(r.type, r.key, r.at, &stacks[o / 3]);
       }
     }
     res->build_stacks();
@@ -725,6 +762,10 @@ struct JfrChunkReader::Impl {
       for (size_t i = 0; i < r.written; i++) {
         if (st[i] != kNoStack) st[i] = stacks[st[i]];
         th[i] = threads[th[i]];
+      }
+      if (!r.columns->state.empty()) {
+        uint32_t *sa = r.columns->state.data() + r.begin;
+        for (size_t i = 0; i < r.written; i++) sa[i] = states[sa[i]];
       }
     }
     return true;

@@ -31,13 +31,15 @@ struct JfrSlice {
 // What a chunk says about its recording, besides samples.
 struct JfrChunkInfo {
   std::string exec_setting; // the first `event` ActiveSetting ("cpu", "cycles"), "" if none
+  std::string wall_setting; // async-profiler's `wall` interval setting, "" if none
   std::string producer;     // "async-profiler 4.5", "OpenJDK 17.0.15+6", "JDK Flight Recorder"
   int64_t period_ns = 0;    // sampling interval of jdk.ExecutionSample when recorded
   int64_t events = 0;       // events in the chunk, of every type
   // Sample-producing JFR event types present in the chunk, in order of first appearance,
   // with their number of events.
   std::vector<std::pair<std::string, int64_t>> sample_types;
-  std::vector<JfrSlice> slices; // the chunk's events, in order
+  std::vector<std::string> state_types; // those of sample_types whose events have a state
+  std::vector<JfrSlice> slices;         // the chunk's events, in order
 };
 
 // The sample columns of one product event, sized by the caller before decoding.
@@ -45,8 +47,9 @@ struct JfrEventColumns {
   std::vector<StackId> stack;
   std::vector<ThreadId> thread;
   std::vector<int64_t> time;
-  std::vector<int64_t> count; // allocated only when a source has counts other than 1
-  std::vector<int64_t> value; // allocated only when a source has values other than the count
+  std::vector<int64_t> count;  // allocated only when a source has counts other than 1
+  std::vector<int64_t> value;  // allocated only when a source has values other than the count
+  std::vector<uint32_t> state; // allocated only when a source has a thread state
 };
 
 // Where one slice writes the samples of one product event: [begin, begin + capacity).
@@ -58,7 +61,7 @@ struct JfrColumnRange {
 };
 
 // The constant-pool references of one decoded slice, in order of first use. Until resolve(),
-// the slice's stack and thread columns hold indexes into `refs`.
+// the slice's stack, thread and state columns hold indexes into `refs`.
 struct JfrSliceRefs {
   struct Ref {
     int type = -1, type_b = -1;  // pool classes; -1: no reference
@@ -66,7 +69,8 @@ struct JfrSliceRefs {
     size_t at = 0;               // where the first use is, for warnings
   };
   std::vector<Ref> stacks, threads;
-  // Resolution order: index into stacks (even) or threads (odd), as 2 * i + is_thread.
+  std::vector<Ref> states; // jdk.types.ThreadState references (state index 0 is none)
+  // Resolution order: 3 * i + kind, i an index into stacks (kind 0), threads (1) or states (2).
   std::vector<uint32_t> order;
   int64_t bad_events = 0, bad_event_offset = -1;
   std::string error; // set when the slice cannot be decoded

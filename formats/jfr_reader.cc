@@ -103,11 +103,17 @@ struct PlannedEvent {
   std::string name, unit;
   std::vector<std::string> sources;
   bool count = false, value = false; // whether a source has counts or values of its own
-  size_t size = 0;                   // samples the survey counted
+  bool state = false;                // whether a source has thread states
+  std::string rule;                  // how the samples were chosen, when a type does not say
+  // async-profiler 2.x's cpu and wall samples are both jdk.ExecutionSample: in the chunks that
+  // recorded both (`split`), this event's samples with a thread state go to event `wall`.
+  size_t wall = SIZE_MAX;
+  size_t size = 0; // samples the survey counted
   SampleColumns columns;
   // Whether any sample has a thread other than 0, a time, a count other than 1, a value
-  // other than its count: the columns that hold only defaults are dropped at the end.
-  bool any_thread = false, any_time = false, any_count = false, any_value = false;
+  // other than its count, a state: the columns that hold only defaults are dropped at the end.
+  bool any_thread = false, any_time = false, any_count = false, any_value = false,
+       any_state = false;
   int64_t total_count = 0, total_value = 0;
   bool overflow = false;
 };
@@ -131,6 +137,7 @@ struct ChunkWork {
   std::unique_ptr<JfrChunkReader> reader;
   std::vector<std::pair<std::string, size_t>> range_of_type; // JFR type -> event index
   size_t first_slice = 0;                                    // index into JfrRead::slices
+  bool split = false; // cpu and wall both as jdk.ExecutionSample (PlannedEvent::wall)
 };
 
 // The event shown when the user picks none: the first of `name(0..n)` in order of preference.
@@ -252,6 +259,9 @@ bool JfrRead::chunk_failed(size_t i) {
 }
 
 // jdk.ExecutionSample is named by the chunk's `event` setting, else by the previous chunk's.
+// async-profiler 2.x wrote its wall-clock samples as jdk.ExecutionSample too: when a chunk's
+// settings have both a cpu `event` and a `wall` interval, its samples in a thread state are
+// wall and the others (STATE_DEFAULT) cpu, as async-profiler's converter splits them.
 // The TLAB events and jdk.ObjectAllocationSample estimate the same allocations: alloc takes
 // the TLAB events when the recording has any, and the samples are then alloc-sample.
 void JfrRead::plan_events() {
@@ -261,25 +271,52 @@ void JfrRead::plan_events() {
       const JfrEventRule *rule = find_jfr_event_rule(type);
       has_tlab |= count > 0 && rule && rule->weight == JfrWeight::tlab_or_allocation;
     }
+  auto event_named = [&](const std::string &name, std::string_view unit) {
+    size_t e = 0;
+    while (e < events.size() && events[e].name != name) e++;
+    if (e == events.size()) {
+      events.emplace_back();
+      events[e].name = name;
+      events[e].unit = unit;
+    }
+    return e;
+  };
+  auto add_source = [](PlannedEvent &ev, const std::string &type) {
+    if (std::find(ev.sources.begin(), ev.sources.end(), type) == ev.sources.end())
+      ev.sources.push_back(type);
+  };
+  std::string setting;
   for (ChunkWork &c : chunks) {
-    if (!c.info.exec_setting.empty()) exec_name = jfr_execution_event_name(c.info.exec_setting);
+    if (!c.info.exec_setting.empty()) {
+      exec_name = jfr_execution_event_name(c.info.exec_setting);
+      setting = c.info.exec_setting;
+    }
+    c.split = exec_name == "cpu" && !c.info.wall_setting.empty();
     for (const auto &[type, count] : c.info.sample_types) {
       const JfrEventRule *rule = find_jfr_event_rule(type);
       if (!rule) continue;
       std::string name = rule->event.empty() ? exec_name : std::string(rule->event);
       if (has_tlab && !rule->event_beside_tlab.empty()) name = rule->event_beside_tlab;
-      size_t e = 0;
-      while (e < events.size() && events[e].name != name) e++;
-      if (e == events.size()) {
-        events.emplace_back();
-        events[e].name = name;
-        events[e].unit = rule->unit;
-      }
+      const size_t e = event_named(name, rule->unit);
       PlannedEvent &ev = events[e];
-      if (std::find(ev.sources.begin(), ev.sources.end(), type) == ev.sources.end())
-        ev.sources.push_back(type);
+      add_source(ev, type);
       ev.count |= rule->weight == JfrWeight::samples;
       ev.value |= rule->weight != JfrWeight::samples && rule->weight != JfrWeight::one;
+      ev.state |= std::find(c.info.state_types.begin(), c.info.state_types.end(), type) !=
+                  c.info.state_types.end();
+      if (rule->event.empty() && c.split) {
+        const std::string both = ": async-profiler 2.x wrote cpu and wall samples as one type "
+                                 "(settings event=" +
+                                 setting + ", wall=" + c.info.wall_setting + ")";
+        const size_t w = event_named("wall", rule->unit);
+        events[w].state = events[e].state = true;
+        add_source(events[w], type);
+        events[e].wall = w;
+        if (events[e].rule.empty()) events[e].rule = type + " in STATE_DEFAULT" + both;
+        if (events[w].rule.empty()) events[w].rule = type + " in other states" + both;
+      } else if (rule->event.empty() && !setting.empty() && ev.rule.empty()) {
+        ev.rule = type + ", named by the recording's setting event=" + setting;
+      }
       c.range_of_type.emplace_back(type, e);
     }
   }
@@ -295,14 +332,22 @@ void JfrRead::select_event() {
   for (size_t e = 0; e < events.size() && keep == events.size(); e++)
     if (events[e].name == want) keep = e;
   if (keep == events.size()) return; // no such event: load them all, so errors can list them
-  PlannedEvent kept = std::move(events[keep]);
-  events.clear();
-  events.push_back(std::move(kept));
-  for (ChunkWork &c : chunks)
+  // The kept event, and the one it splits samples with (the wall samples come from cpu's).
+  std::vector<size_t> index(events.size(), SIZE_MAX);
+  std::vector<PlannedEvent> kept;
+  for (size_t e = 0; e < events.size(); e++)
+    if (e == keep || events[keep].wall == e || events[e].wall == keep) {
+      index[e] = kept.size();
+      kept.push_back(std::move(events[e]));
+    }
+  for (PlannedEvent &ev : kept)
+    if (ev.wall != SIZE_MAX) ev.wall = index[ev.wall];
+  events = std::move(kept);
+  for (ChunkWork &c : chunks) {
     std::erase_if(c.range_of_type,
-                  [&](const auto &type_event) { return type_event.second != keep; });
-  for (ChunkWork &c : chunks)
-    for (auto &type_event : c.range_of_type) type_event.second = 0;
+                  [&](const auto &type_event) { return index[type_event.second] == SIZE_MAX; });
+    for (auto &type_event : c.range_of_type) type_event.second = index[type_event.second];
+  }
 }
 
 void JfrRead::plan_slices() {
@@ -334,6 +379,7 @@ void JfrRead::plan_ranges() {
     ev.columns.time.reserve(ev.size);
     if (ev.count) ev.columns.count.reserve(ev.size);
     if (ev.value) ev.columns.value.reserve(ev.size);
+    if (ev.state) ev.columns.state.reserve(ev.size);
   }
 }
 
@@ -362,6 +408,7 @@ void JfrRead::read_slice(size_t k) {
         raw.time.resize(cap);
         if (events[e].count) raw.count.resize(cap);
         if (events[e].value) raw.value.resize(cap);
+        if (events[e].state) raw.state.resize(cap);
         sw.ranges[e].columns = &raw;
       }
       decoded = c.reader->decode(sw.index, sw.ranges, &refs);
@@ -443,10 +490,33 @@ void append_samples(const JfrEventColumns &raw, size_t n, PlannedEvent &ev) {
     if (ev.value) c.value.append(n, 1);
     ev.overflow |= __builtin_add_overflow(ev.total_value, static_cast<int64_t>(n), &ev.total_value);
   }
+  if (ev.state) {
+    if (raw.state.empty()) {
+      c.state.append(n, 0);
+    } else {
+      c.state.append(raw.state.data(), n);
+      for (size_t i = 0; i < n && !ev.any_state; i++) ev.any_state = raw.state[i] != 0;
+    }
+  }
   ev.any_thread |= thread;
   ev.any_time |= time;
   ev.any_count |= count;
   ev.any_value |= value;
+}
+
+// The first n samples of `raw` whose state is (`in_state`) or is not a thread state.
+JfrEventColumns samples_by_state(const JfrEventColumns &raw, size_t n, bool in_state) {
+  JfrEventColumns out;
+  for (size_t i = 0; i < n; i++) {
+    if ((raw.state[i] != 0) != in_state) continue;
+    out.stack.push_back(raw.stack[i]);
+    out.thread.push_back(raw.thread[i]);
+    out.time.push_back(raw.time[i]);
+    if (!raw.count.empty()) out.count.push_back(raw.count[i]);
+    if (!raw.value.empty()) out.value.push_back(raw.value[i]);
+    out.state.push_back(raw.state[i]);
+  }
+  return out;
 }
 } // namespace
 
@@ -459,8 +529,18 @@ bool JfrRead::merge_slice(size_t k) {
     return false;
   }
   if (chunk_failed(i)) return false;
-  for (size_t e = 0; e < events.size(); e++)
-    append_samples(sw.raw[e], sw.ranges[e].written, events[e]);
+  for (size_t e = 0; e < events.size(); e++) {
+    const JfrEventColumns &raw = sw.raw[e];
+    const size_t n = sw.ranges[e].written;
+    if (c.split && events[e].wall != SIZE_MAX && !raw.state.empty()) {
+      const JfrEventColumns stateless = samples_by_state(raw, n, false);
+      const JfrEventColumns in_state = samples_by_state(raw, n, true);
+      append_samples(stateless, stateless.stack.size(), events[e]);
+      append_samples(in_state, in_state.stack.size(), events[events[e].wall]);
+    } else {
+      append_samples(raw, n, events[e]);
+    }
+  }
   std::vector<JfrEventColumns>().swap(sw.raw);
   if (sw.index + 1 < c.info.slices.size()) return true;
   c.reader.reset();
@@ -491,10 +571,12 @@ bool JfrRead::add_events() {
     if (!ev.any_count) c.count.clear();
     if (!ev.any_thread) c.thread.clear();
     if (!ev.any_time) c.time.clear();
+    if (!ev.any_state) c.state.clear();
     c.stack.shrink_to_fit();
     EventId id = out.event(ev.name, ev.unit);
     Event &e = out.event_at(id);
     for (const std::string &s : ev.sources) e.sources.push_back(out.intern(s));
+    if (!ev.rule.empty()) e.rule = out.intern(ev.rule);
     e.samples = std::move(c);
   }
   return true;

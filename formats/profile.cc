@@ -31,7 +31,7 @@ std::string_view frame_kind_name(FrameKind kind) {
 
 size_t SampleColumns::bytes() const {
   return stack.size() * sizeof(StackId) + thread.bytes() + time.bytes() + count.bytes() +
-         value.bytes() + labels.bytes();
+         value.bytes() + labels.bytes() + state.bytes();
 }
 
 size_t Profile::sample_count() const {
@@ -118,10 +118,18 @@ std::string Profile::check_valid() const {
     for (const Label &l : label_sets[i])
       if (bad_str(l.key) || bad_str(l.str) || bad_str(l.unit))
         return at("label set", i) + "string id out of range";
+  if (!states.empty() && states[0] != 0) return "thread state 0 must be \"\"";
+  {
+    std::set<StringId> state_names;
+    for (size_t i = 0; i < states.size(); i++)
+      if (bad_str(states[i]) || !state_names.insert(states[i]).second)
+        return at("thread state", i) + "name out of range or repeated";
+  }
   std::set<StringId> event_names;
   for (size_t e = 0; e < events.size(); e++) {
     const Event &ev = events[e];
-    if (bad_str(ev.name) || bad_str(ev.unit) || bad_str(ev.count_label) || bad_str(ev.value_label))
+    if (bad_str(ev.name) || bad_str(ev.unit) || bad_str(ev.count_label) ||
+        bad_str(ev.value_label) || bad_str(ev.rule))
       return at("event", e) + "string id out of range";
     if (!event_names.insert(ev.name).second) return at("event", e) + "duplicate name";
     for (StringId s : ev.sources)
@@ -131,6 +139,7 @@ std::string Profile::check_valid() const {
     if (!c.thread.empty() && c.thread.size() != n) return at("event", e) + "thread column length";
     if (!c.labels.empty() && c.labels.size() != n) return at("event", e) + "labels column length";
     if (!c.time.empty() && c.time.size() != n) return at("event", e) + "time column length";
+    if (!c.state.empty() && c.state.size() != n) return at("event", e) + "state column length";
     if (!c.count.empty() && c.count.size() != n) return at("event", e) + "count column length";
     if (!c.value.empty() && c.value.size() != n) return at("event", e) + "value column length";
     int64_t tc = 0, tv = 0;
@@ -139,6 +148,8 @@ std::string Profile::check_valid() const {
         return at("event", e) + "stack out of range";
       if (c.thread_at(i) >= threads.size()) return at("event", e) + "thread out of range";
       if (c.labels_at(i) >= label_sets.size()) return at("event", e) + "label set out of range";
+      if (!c.state.empty() && c.state_at(i) >= states.size())
+        return at("event", e) + "thread state out of range";
       if (c.count_at(i) < 1) return at("event", e) + "count < 1";
       if (c.has_time() && c.time.at(i) < 0) return at("event", e) + "negative time";
       tc = saturating_add(tc, c.count_at(i));

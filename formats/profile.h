@@ -10,6 +10,8 @@
 //    the same (parent, frame);
 //  - functions and frames are unique (no two equal entries);
 //  - at least one thread exists (thread 0) when there are samples; label set 0 is empty;
+//  - thread state 0 is "" (no state), the names are unique, and every state column entry is
+//    a state;
 //  - every event's sample columns have equal lengths (optional columns are empty or full),
 //    counts are >= 1, times (when present) are >= 0, totals equal the column sums;
 //  - events have unique names.
@@ -86,7 +88,8 @@ using LabelSet = std::vector<Label>;
 // The samples of one event, column-wise. `stack` is always present; the other columns are
 // optional: `thread` empty means every sample is on thread 0, `count` empty means every
 // sample counts 1, `value` empty means the value equals the count, `time` empty means the
-// format has no time, `labels` empty means no sample has labels (label set 0 is empty).
+// format has no time, `labels` empty means no sample has labels (label set 0 is empty),
+// `state` empty means no sample has a thread state (state 0 is none).
 // Every column but `stack` is packed (PackedInts): a cpu sample takes about 9 bytes (stack 4,
 // thread 1, time 4), an allocation sample 2-3 more for its size. Loops over many samples
 // decode runs of them (PackedInts::decode) rather than calling the *_at accessors.
@@ -97,6 +100,7 @@ struct SampleColumns {
   PackedInts count;           // >= 1
   PackedInts value;
   PackedInts labels; // index into Profile::label_sets
+  PackedInts state;  // index into Profile::states
 
   size_t size() const { return stack.size(); }
   ThreadId thread_at(size_t i) const {
@@ -104,6 +108,9 @@ struct SampleColumns {
   }
   uint32_t labels_at(size_t i) const {
     return labels.empty() ? 0 : static_cast<uint32_t>(labels.at(i));
+  }
+  uint32_t state_at(size_t i) const {
+    return state.empty() ? 0 : static_cast<uint32_t>(state.at(i));
   }
   int64_t count_at(size_t i) const { return count.empty() ? 1 : count.at(i); }
   int64_t value_at(size_t i) const { return value.empty() ? count_at(i) : value.at(i); }
@@ -119,6 +126,8 @@ struct Event {
   StringId count_label = 0;      // what `count` counts when it is not samples (e.g. alloc_objects)
   StringId value_label = 0;      // the source's name for `value` (e.g. pprof alloc_space)
   std::vector<StringId> sources; // source event/sample types that fed it
+  StringId rule = 0;             // how the reader chose the samples when their type does not
+                                 // say ("jdk.ExecutionSample in STATE_DEFAULT: ..."), else 0
   SampleColumns samples;
   int64_t total_count = 0;
   int64_t total_value = 0;
@@ -157,6 +166,9 @@ public:
   std::vector<uint32_t> stack_depth;
   std::vector<Thread> threads;
   std::vector<LabelSet> label_sets; // label set 0 is empty
+  // Thread states samples were taken in, by name without the JFR `STATE_` prefix (RUNNABLE,
+  // SLEEPING); state 0 is "", no state (async-profiler's STATE_DEFAULT is none too).
+  std::vector<StringId> states;
   std::vector<Event> events;
   Metadata metadata;
 

@@ -178,13 +178,26 @@ void put(PackedInts &col, size_t n, int64_t v, int64_t dflt) {
 }
 } // namespace
 
+uint32_t ProfileBuilder::state(std::string_view name) {
+  if (name.starts_with("STATE_")) name.remove_prefix(6);
+  if (name.empty() || name == "DEFAULT") return 0;
+  const StringId n = intern(name);
+  std::vector<StringId> &states = p_->states;
+  if (states.empty()) states.push_back(0);
+  for (size_t i = 1; i < states.size(); i++)
+    if (states[i] == n) return static_cast<uint32_t>(i);
+  states.push_back(n);
+  return static_cast<uint32_t>(states.size() - 1);
+}
+
 void ProfileBuilder::add_sample(EventId event, StackId stack, ThreadId thread, int64_t time_ns,
-                                int64_t count, int64_t value, uint32_t label_set) {
+                                int64_t count, int64_t value, uint32_t label_set, uint32_t state) {
   SampleColumns &c = p_->events[event].samples;
   const size_t n = c.size();
   put(c.thread, n, thread, 0);
   put(c.time, n, time_ns, 0);
   put(c.labels, n, label_set, 0);
+  put(c.state, n, state, 0);
   if (!c.value.empty() || value != count) {
     if (c.value.size() < n) { // value defaulted to each sample's count until now
       if (c.count.empty())
@@ -243,6 +256,8 @@ ProfileBuilder::IdMaps ProfileBuilder::add_tables(const Profile &o) {
     }
     m.label_sets[i] = label_set(ls);
   }
+  m.states.assign(o.states.size(), 0);
+  for (size_t i = 1; i < o.states.size(); i++) m.states[i] = state(o.strings[o.states[i]]);
   for (const LoadWarning &w : o.metadata.warnings) p_->metadata.warnings.push_back(w);
   return m;
 }
@@ -255,6 +270,7 @@ void ProfileBuilder::add_profile(const Profile &o) {
     Event &ne = p_->events[e];
     if (oe.count_label) ne.count_label = smap[oe.count_label];
     if (oe.value_label) ne.value_label = smap[oe.value_label];
+    if (oe.rule && !ne.rule) ne.rule = smap[oe.rule];
     ne.stackless += oe.stackless;
     for (StringId s : oe.sources)
       if (std::find(ne.sources.begin(), ne.sources.end(), smap[s]) == ne.sources.end())
@@ -263,7 +279,8 @@ void ProfileBuilder::add_profile(const Profile &o) {
     for (size_t i = 0; i < c.size(); i++)
       add_sample(e, c.stack[i] == kNoStack ? kNoStack : m.stacks[c.stack[i]],
                  o.threads.empty() ? 0 : m.threads[c.thread_at(i)], c.time_at(i), c.count_at(i),
-                 c.value_at(i), m.label_sets[c.labels_at(i)]);
+                 c.value_at(i), m.label_sets[c.labels_at(i)],
+                 c.state.empty() ? 0 : m.states[c.state_at(i)]);
   }
 }
 
@@ -291,7 +308,8 @@ bool add_clamped(int64_t *total, int64_t *w) {
 // columns are rewritten only when a weight was clamped.
 void ProfileBuilder::total(Event &e) {
   SampleColumns &c = e.samples;
-  for (PackedInts *col : {&c.thread, &c.time, &c.count, &c.value, &c.labels}) col->shrink_to_fit();
+  for (PackedInts *col : {&c.thread, &c.time, &c.count, &c.value, &c.labels, &c.state})
+    col->shrink_to_fit();
   constexpr size_t kBlock = PackedInts::kBlock;
   const size_t n = c.size();
   const bool has_count = !c.count.empty(), has_value = !c.value.empty();

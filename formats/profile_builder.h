@@ -41,10 +41,15 @@ public:
   // Interns a label set (order matters); the empty set is 0.
   uint32_t label_set(const LabelSet &labels);
 
+  // The thread state `name` (a JFR jdk.types.ThreadState: STATE_RUNNABLE, ...), stored without
+  // its STATE_ prefix; "" and STATE_DEFAULT, which async-profiler writes for samples taken
+  // without a state, are 0, none.
+  uint32_t state(std::string_view name);
+
   // Appends one sample. Optional columns materialize the first time a sample needs them
-  // (time_ns 0, thread 0, count 1, value == count and label set 0 are the defaults).
+  // (time_ns 0, thread 0, count 1, value == count, label set 0 and state 0 are the defaults).
   void add_sample(EventId event, StackId stack, ThreadId thread, int64_t time_ns, int64_t count,
-                  int64_t value, uint32_t label_set = 0);
+                  int64_t value, uint32_t label_set = 0, uint32_t state = 0);
   // As above for formats without time.
   void add_sample(EventId event, StackId stack, ThreadId thread, int64_t count, int64_t value);
 
@@ -54,10 +59,11 @@ public:
     std::vector<StackId> stacks;
     std::vector<ThreadId> threads;
     std::vector<uint32_t> label_sets;
+    std::vector<uint32_t> states;
   };
   // Merges another profile's tables (strings, functions, frames, stacks, threads, label sets,
-  // warnings) without its samples; readers that place samples themselves remap them with the
-  // returned maps.
+  // thread states, warnings) without its samples; readers that place samples themselves remap them
+  // with the returned maps.
   IdMaps add_tables(const Profile &other);
   // Merges another finished profile's tables and samples into this one (parallel readers).
   void add_profile(const Profile &other);

@@ -36,6 +36,18 @@ Setter append(std::vector<std::string> CliFlags::*field) {
   };
 }
 
+// Each comma-separated item of the value (`--state RUNNABLE,SLEEPING`).
+Setter append_items(std::vector<std::string> CliFlags::*field) {
+  return [field](CliFlags &f, const FlagValue &v) {
+    for (size_t start = 0; start <= v.text.size();) {
+      size_t comma = std::min(v.text.find(',', start), v.text.size());
+      if (comma > start) (f.*field).push_back(v.text.substr(start, comma - start));
+      start = comma + 1;
+    }
+    return true;
+  };
+}
+
 Setter store_true(bool CliFlags::*field) {
   return [field](CliFlags &f, const FlagValue &) {
     f.*field = true;
@@ -100,6 +112,10 @@ const CommonFlag kCommon[] = {
     {{"thread", 't', true,
       "only threads whose name contains TEXT (RE2 regex with operators), or with id N; repeatable"},
      append(&CliFlags::threads)},
+    {{"state", 0, true,
+      "only samples in these thread states (RUNNABLE, SLEEPING, ...: `threads` lists them); "
+      "comma-separated, repeatable"},
+     append_items(&CliFlags::states)},
     {{"from", 0, true, "window start: 2s, 500ms, 1m30s from the profile start, or epoch ms"},
      store(&CliFlags::from)},
     {{"to", 0, true, "window end (exclusive), same forms as --from"}, store(&CliFlags::to)},

@@ -1,5 +1,5 @@
 // CliFlags: the flag parser shared by every query command. Common flags follow ap-query's
-// names (-e/--event, -t/--thread, --from/--to, --top, --depth, --min-pct, --hide, --fqn,
+// names (-e/--event, -t/--thread, --state, --from/--to, --top, --depth, --min-pct, --hide, --fqn,
 // --no-idle, --assert-below, -m/--method, --include/--exclude) plus --json and
 // --value/--count, and the load limits; each command adds its own flags. `--flag value` and
 // `--flag=value` both work; everything not a flag is a file. Single-threaded (the CLI's main

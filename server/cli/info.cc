@@ -86,6 +86,12 @@ int run(const CliFlags &f) {
           std::to_string(e.samples) + " samples have no stack (" +
           format_pct(percent(static_cast<int64_t>(e.stackless), static_cast<int64_t>(e.samples))) +
           "), shown as [no stack]\n";
+  // How samples were chosen where their JFR type does not say, and the thread states.
+  for (const EventRow &e : events)
+    if (!e.rule.empty()) text += "  " + std::string(e.name) + ": " + std::string(e.rule) + "\n";
+  for (const EventRow &e : events)
+    if (!e.states.empty())
+      text += "  " + std::string(e.name) + " thread states: " + e.states_text() + "\n";
 
   if (v) {
     const std::string unit(v->unit());

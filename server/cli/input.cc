@@ -113,6 +113,7 @@ Json view_json(const ViewWeights &v, const std::string &path) {
     for (int64_t id : w.threads.ids) t.push_back(std::to_string(id));
     f["threads"] = t;
   }
+  if (!w.states.empty()) f["states"] = w.states;
   if (w.from_ns) f["from_ns"] = *w.from_ns;
   if (w.to_ns) f["to_ns"] = *w.to_ns;
   if (!w.include.empty()) f["include"] = w.include;
@@ -134,6 +135,7 @@ std::string view_header(const ViewWeights &v, const std::string &path) {
   const View &w = v.view;
   for (const auto &t : w.threads.patterns) filters += "  thread~" + t;
   for (int64_t id : w.threads.ids) filters += "  thread=" + std::to_string(id);
+  for (const auto &st : w.states) filters += "  state=" + st;
   if (w.from_ns || w.to_ns)
     filters += "  window [" + (w.from_ns ? format_seconds(*w.from_ns) : std::string("start")) +
                ", " + (w.to_ns ? format_seconds(*w.to_ns) : std::string("end")) + ")";

@@ -14,9 +14,20 @@ void add_weight_json(Json &row, const ViewWeights &view, int64_t self, int64_t t
 Json event_json(const EventRow &e) {
   Json sources = Json::array();
   for (std::string_view s : e.sources) sources.push_back(s);
-  return {{"name", e.name},         {"unit", e.unit},          {"count", e.count},
-          {"value", e.value},       {"samples", e.samples},    {"stackless", e.stackless},
-          {"has_time", e.has_time}, {"default", e.is_default}, {"sources", sources}};
+  Json j = {{"name", e.name},         {"unit", e.unit},          {"count", e.count},
+            {"value", e.value},       {"samples", e.samples},    {"stackless", e.stackless},
+            {"has_time", e.has_time}, {"default", e.is_default}, {"sources", sources}};
+  if (!e.rule.empty()) j["rule"] = e.rule;
+  if (!e.states.empty()) j["states"] = states_json(e.states);
+  return j;
+}
+
+Json states_json(const std::vector<StateRow> &states) {
+  Json out = Json::array();
+  for (const StateRow &s : states)
+    out.push_back(
+        {{"name", s.name}, {"samples", s.samples}, {"count", s.count}, {"value", s.value}});
+  return out;
 }
 
 Json thread_group_json(const ThreadRow &row, int64_t view_total) {

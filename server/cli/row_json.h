@@ -15,6 +15,8 @@ namespace hotlines {
 void add_weight_json(Json &row, const ViewWeights &view, int64_t self, int64_t total);
 
 // name, unit, count, value, samples, has_time, default.
+// An event's thread states: [{name, samples, count, value}].
+Json states_json(const std::vector<StateRow> &states);
 Json event_json(const EventRow &event);
 
 // name, threads (how many), weight, pct (of `view_total`).

@@ -5,6 +5,7 @@
 #include "server/cli/input.h"
 #include "server/cli/row_json.h"
 #include "server/cli/text_table.h"
+#include "server/engine/query_events.h"
 #include "server/engine/query_threads.h"
 #include "server/engine/units.h"
 
@@ -50,15 +51,22 @@ int run(const CliFlags &f) {
            std::to_string(row.members.size()),
            row.members.size() == 1 && row.os_tid >= 0 ? std::to_string(row.os_tid) : "", row.name});
   }
+  // The thread states of the event's samples, whatever the view selects (--state picks them).
+  const std::vector<EventRow> events = list_events(in.index().profile());
+  const EventRow &ev = events[v->event];
   if (f.json) {
     Json j;
     j["command"] = "threads";
     j["view"] = view_json(*v, in.path());
     j["grouped"] = !f.has("no-group");
     j["threads"] = rows;
+    j["states"] = states_json(ev.states);
     print_json(j);
   } else {
-    fputs((view_header(*v, in.path()) + t.render()).c_str(), stdout);
+    std::string text = view_header(*v, in.path()) + t.render();
+    if (!ev.states.empty())
+      text += "thread states of " + std::string(ev.name) + " samples: " + ev.states_text() + "\n";
+    fputs(text.c_str(), stdout);
   }
   return kExitOk;
 }

@@ -1,8 +1,8 @@
 // View: what every query looks at — one event of one profile, a measure (count or value),
-// a thread filter, a time window [from, to) in ns since the profile start, frame patterns
-// that keep (include) or drop (exclude) samples through a frame, hidden frames (removed from
-// stacks), no-idle (drop samples whose leaf is a park/wait/sleep/poll/futex frame) and the
-// function grouping. A plain value type; copy it freely between threads.
+// a thread filter, a thread-state filter, a time window [from, to) in ns since the profile start,
+// frame patterns that keep (include) or drop (exclude) samples through a frame, hidden frames
+// (removed from stacks), no-idle (drop samples whose leaf is a park/wait/sleep/poll/futex frame)
+// and the function grouping. A plain value type; copy it freely between threads.
 #pragma once
 
 #include "server/engine/function_keys.h"
@@ -28,6 +28,9 @@ struct View {
   std::string event; // product event (cpu, wall, alloc, ...); empty: the profile's default
   Measure measure = Measure::value;
   ThreadFilter threads; // empty: every thread; else a thread passes when any entry matches
+  // Thread states (RUNNABLE, SLEEPING; any case, STATE_ prefix optional); empty: every sample.
+  // Only for events whose samples record a state.
+  std::vector<std::string> states;
   std::optional<int64_t> from_ns, to_ns; // [from, to), ns since the profile start
   std::vector<std::string> include;      // keep samples with a frame matching any of these
   std::vector<std::string> exclude;      // drop samples with a frame matching any of these
@@ -37,8 +40,8 @@ struct View {
 
   // True when some sample or frame is filtered (anything beyond event, measure, grouping).
   bool filters() const {
-    return !threads.empty() || from_ns || to_ns || !include.empty() || !exclude.empty() ||
-           !hide.empty() || no_idle;
+    return !threads.empty() || !states.empty() || from_ns || to_ns || !include.empty() ||
+           !exclude.empty() || !hide.empty() || no_idle;
   }
 };
 

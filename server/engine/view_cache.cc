@@ -16,6 +16,7 @@ std::string ViewCache::signature(const View &v) {
   };
   list('t', v.threads.names);
   list('p', v.threads.patterns);
+  list('s', v.states);
   s += "\x1ei";
   for (int64_t id : v.threads.ids) s += '\x1f' + std::to_string(id);
   s += "\x1ew" + (v.from_ns ? std::to_string(*v.from_ns) : "") + '\x1f' +

@@ -67,6 +67,39 @@ std::vector<uint8_t> threads_matching(const Profile &p, const ThreadFilter &filt
   return ok;
 }
 
+namespace {
+// A state name as the profile stores it: upper case, without the STATE_ prefix.
+std::string state_key(std::string_view name) {
+  std::string s;
+  for (char ch : name) s.push_back(ch >= 'a' && ch <= 'z' ? static_cast<char>(ch - 32) : ch);
+  if (s.starts_with("STATE_")) s.erase(0, 6);
+  return s;
+}
+} // namespace
+
+bool states_matching(const Profile &p, const std::vector<std::string> &names,
+                     std::vector<uint8_t> *ok, std::string *error) {
+  ok->assign(std::max<size_t>(p.states.size(), 1), 0);
+  for (const std::string &name : names) {
+    const std::string key = state_key(name);
+    bool found = false;
+    for (size_t s = 1; s < p.states.size(); s++)
+      if (p.str(p.states[s]) == key) {
+        (*ok)[s] = 1;
+        found = true;
+      }
+    if (!found) {
+      std::string known;
+      for (size_t s = 1; s < p.states.size(); s++)
+        known += (known.empty() ? "" : ", ") + std::string(p.str(p.states[s]));
+      *error = "no thread state '" + name +
+               "' in the profile (states: " + (known.empty() ? "none recorded" : known) + ")";
+      return false;
+    }
+  }
+  return true;
+}
+
 bool check_view_patterns(const View &view, std::string *error) {
   const std::pair<const char *, const std::vector<std::string> *> lists[] = {
       {"threads", &view.threads.patterns},
@@ -116,8 +149,25 @@ bool SampleFilter::compile(const Profile &p, const View &view,
   pass_all_ = !view.filters();
 
   thread_ok_.clear();
+  state_ok_.clear();
   if (!view.threads.empty()) thread_ok_ = threads_matching(p, view.threads, cancel);
   if (cancelled()) return false;
+  if (!view.states.empty()) {
+    if (cols_->state.empty() && cols_->size() > 0) {
+      std::string with;
+      for (const Event &ev : p.events)
+        if (!ev.samples.state.empty())
+          with += (with.empty() ? "" : ", ") + std::string(p.str(ev.name));
+      *error = "event " + std::string(p.str(p.events[event_].name)) +
+               " records no thread states, so --state cannot apply" +
+               (with.empty() ? "" : " (events with states: " + with + ")");
+      return false;
+    }
+    if (!states_matching(p, view.states, &state_ok_, error)) return false;
+  }
+  select_ = !thread_ok_.empty() || !state_ok_.empty();
+  if (select_ && thread_ok_.empty()) thread_ok_.assign(std::max<size_t>(p.threads.size(), 1), 1);
+  if (select_ && state_ok_.empty()) state_ok_.assign(std::max<size_t>(p.states.size(), 1), 1);
 
   window_ = view.from_ns || view.to_ns;
   if (window_) {

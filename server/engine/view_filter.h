@@ -1,8 +1,8 @@
 // SampleFilter: a View compiled against one profile — which samples pass (event, threads,
-// window, include/exclude patterns, no-idle) and which stack-tree node each passing sample
-// lands on (the stack rewritten without hidden frames). Compiling costs O(functions +
-// frames + stacks); testing a sample is a few array reads. Immutable after compile();
-// for_each() may run on several threads over disjoint ranges.
+// thread states, window, include/exclude patterns, no-idle) and which stack-tree node each passing
+// sample lands on (the stack rewritten without hidden frames). Compiling costs O(functions + frames
+// + stacks); testing a sample is a few array reads. Immutable after compile(); for_each() may run
+// on several threads over disjoint ranges.
 #pragma once
 
 #include "formats/profile.h"
@@ -22,9 +22,10 @@ class SampleFilter {
 public:
   // Compiles `view`. `base` is the profile's own StackTree (built here when null);
   // `idle_functions` the per-function idle flags (computed here when null). Returns false
-  // with *error for an unknown event, an invalid pattern (NamePattern) or a window on a
-  // profile without timestamps, and with *error "cancelled" when the token fires (polled
-  // between names while patterns are matched, so a slow match stops too).
+  // with *error for an unknown event, an invalid pattern (NamePattern), a window on a
+  // profile without timestamps, thread states for an event without them or an unknown state, and
+  // with *error "cancelled" when the token fires (polled between names while patterns are matched,
+  // so a slow match stops too).
   bool compile(const Profile &profile, const View &view, std::shared_ptr<const StackTree> base,
                const std::vector<uint8_t> *idle_functions, const std::atomic<bool> *cancel,
                std::string *error);
@@ -65,7 +66,7 @@ private:
   template <bool kTime, bool kThread, class Fn>
   [[gnu::always_inline]] void pass(size_t begin, size_t end, const std::atomic<bool> *cancel,
                                    Fn &fn) const;
-  template <bool kTime, bool kThread, bool kWeighted, bool kByThread, class Fn>
+  template <bool kTime, bool kThread, bool kWeighted, bool kSelect, class Fn>
   [[gnu::always_inline]] void runs(size_t begin, size_t end, const std::atomic<bool> *cancel,
                                    Fn &fn) const;
 
@@ -73,7 +74,10 @@ private:
   EventId event_ = 0;
   Measure measure_ = Measure::value;
   bool pass_all_ = true;
-  std::vector<uint8_t> thread_ok_; // empty: every thread passes
+  // Samples pass by thread and state (`select_`): both tables are then full, one flag per
+  // ThreadId and per state.
+  bool select_ = false;
+  std::vector<uint8_t> thread_ok_, state_ok_;
   bool window_ = false;
   int64_t from_ = 0, to_ = 0;
   std::shared_ptr<const StackTree> tree_;
@@ -83,6 +87,11 @@ private:
 
 // Per-function idle flags (is_idle_function_name of each display name).
 std::vector<uint8_t> idle_functions(const Profile &profile);
+
+// Per-state flags: the state is one of `names` (any case, the STATE_ prefix optional).
+// False with *error naming an unknown state and the profile's states.
+bool states_matching(const Profile &profile, const std::vector<std::string> &names,
+                     std::vector<uint8_t> *ok, std::string *error);
 
 // Per-thread flags: the thread passes `filter` (an exact name, an OS or Java thread id, or a
 // pattern matches it). Empty when `cancel` fires.
@@ -101,19 +110,19 @@ inline void SampleFilter::pass(size_t begin, size_t end, const std::atomic<bool>
   const bool weighted =
       measure_ == Measure::value ? !c.value.empty() || !c.count.empty() : !c.count.empty();
   if (weighted) {
-    if (!thread_ok_.empty())
+    if (select_)
       runs<kTime, kThread, true, true>(begin, end, cancel, fn);
     else
       runs<kTime, kThread, true, false>(begin, end, cancel, fn);
   } else {
-    if (!thread_ok_.empty())
+    if (select_)
       runs<kTime, kThread, false, true>(begin, end, cancel, fn);
     else
       runs<kTime, kThread, false, false>(begin, end, cancel, fn);
   }
 }
 
-template <bool kTime, bool kThread, bool kWeighted, bool kByThread, class Fn>
+template <bool kTime, bool kThread, bool kWeighted, bool kSelect, class Fn>
 inline void SampleFilter::runs(size_t begin, size_t end, const std::atomic<bool> *cancel,
                                Fn &fn) const {
   // Runs of samples within one PackedInts block, small enough that their decoded columns
@@ -123,21 +132,23 @@ inline void SampleFilter::runs(size_t begin, size_t end, const std::atomic<bool>
   const SampleColumns &c = *cols_;
   const PackedInts &weights = measure_ == Measure::value && !c.value.empty() ? c.value : c.count;
   // Only the columns this pass reads are decoded (a window implies times: compile() checks).
-  const PackedInts *threads = (kThread || kByThread) && !c.thread.empty() ? &c.thread : nullptr;
+  const PackedInts *threads = (kThread || kSelect) && !c.thread.empty() ? &c.thread : nullptr;
+  const PackedInts *states = kSelect && !c.state.empty() ? &c.state : nullptr;
   const PackedInts *times = (kTime || window_) && !c.time.empty() ? &c.time : nullptr;
   const StackId *stacks = c.stack.data();
   const uint32_t *map = stack_node_.empty() ? nullptr : stack_node_.data();
-  const uint8_t *thread_ok = thread_ok_.data();
+  const uint8_t *thread_ok = thread_ok_.data(), *state_ok = state_ok_.data();
   const StackTree &tree = *tree_;
   const uint32_t empty_node = empty_node_;
   const int64_t from = from_, to = to_;
-  int64_t weight_buf[kRun], time_buf[kRun], thread_buf[kRun];
-  if ((kThread || kByThread) && !threads) std::fill(thread_buf, thread_buf + kRun, 0);
+  int64_t weight_buf[kRun], time_buf[kRun], thread_buf[kRun], state_buf[kSelect ? kRun : 1];
+  if ((kThread || kSelect) && !threads) std::fill(thread_buf, thread_buf + kRun, 0);
+  if (kSelect && !states) std::fill(state_buf, state_buf + kRun, 0);
   if (kTime && !times) std::fill(time_buf, time_buf + kRun, 0);
   auto run = [&]<bool kCheckTime>(size_t first, size_t n) {
     for (size_t k = 0; k < n; k++) {
-      if constexpr (kByThread)
-        if (!thread_ok[thread_buf[k]]) continue;
+      if constexpr (kSelect)
+        if (!thread_ok[thread_buf[k]] || !state_ok[state_buf[k]]) continue;
       if constexpr (kCheckTime)
         if (time_buf[k] < from || time_buf[k] >= to) continue;
       const StackId s = stacks[first + k];
@@ -168,6 +179,7 @@ inline void SampleFilter::runs(size_t begin, size_t end, const std::atomic<bool>
     if (kWeighted) weights.decode(first, n, weight_buf);
     if (times && (kTime || check_time)) times->decode(first, n, time_buf);
     if (threads) threads->decode(first, n, thread_buf);
+    if (kSelect && states) states->decode(first, n, state_buf);
     if (check_time)
       run.template operator()<true>(first, n);
     else

@@ -51,6 +51,7 @@ bool make_view(const ViewSpec &spec, const ProfileIndex &index, View *v, std::st
     else
       v->threads.patterns.push_back(t);
   }
+  v->states = spec.states;
   const std::string &f = from_override ? *from_override : spec.from;
   const std::string &t = to_override ? *to_override : spec.to;
   int64_t ns;

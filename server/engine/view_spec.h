@@ -1,4 +1,5 @@
-// ViewSpec: a view as a person writes it — event name, measure, thread names or ids, a time
+// ViewSpec: a view as a person writes it — event name, measure, thread names or ids, thread
+// states, a time
 // window as text (`2s`, `500ms`, epoch milliseconds), frame patterns — before it is resolved
 // against one profile into a View (view.h). The CLI parses argv into one, the server builds
 // one from its settings and request params. A plain value type; make_view is pure (any
@@ -20,6 +21,7 @@ struct ViewSpec {
   std::string event;                // empty: the profile's default event
   std::optional<Measure> measure;   // unset: value
   std::vector<std::string> threads; // a number is a thread id, anything else a name pattern
+  std::vector<std::string> states;  // thread states (View::states)
   std::string from, to;             // window bounds (parse_time_ns); empty: open
   std::vector<std::string> hide, include, exclude;
   bool fqn = false;

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The JFR oracle: reference aggregates of a JFR file computed from the JDK's own parser.
 
-Usage: jfr_aggregate.py FILE.jfr [--event NAME] [--thread NAME] [--from-ns NS] [--to-ns NS]
+Usage: jfr_aggregate.py FILE.jfr [--event NAME] [--thread NAME] [--state S[,S...]]
+                        [--from-ns NS] [--to-ns NS]
 
 Runs `jfr print --json` (the JDK's reader, independent of ours) and sums its events into
 events as the README's table (under "Formats") says: which JFR event type feeds which event,
@@ -9,11 +10,14 @@ with what count and value. The tests compare our reader and query engine with it
 
   --event NAME     only that product event (cpu, wall, alloc, alloc-sample, lock, ...)
   --thread NAME    only events of threads with that name (javaName, else osName)
+  --state S,...    only events in these thread states (RUNNABLE or STATE_RUNNABLE, any case)
   --from-ns/--to-ns  only events whose startTime is in [from, to) (epoch nanoseconds)
 
 Prints one JSON object keyed by product event, each with
   count, weight        samples (wall: the `samples` field) and summed value (bytes, ns, or count)
   threads              {thread name: count}
+  states               {thread state without STATE_: count}; STATE_DEFAULT (async-profiler's
+                       "no state") and events without a state field are left out
   self, total          {"dotted.Class.method": count}: leaf frame; once per sample per method;
                        a sample without frames (stackTrace null or empty) is the method
                        "[no stack]", as hotlines shows it
@@ -61,13 +65,26 @@ def jfr_events(path, types):
 
 def execution_sample_name(path):
     """What jdk.ExecutionSample measures: async-profiler's `event` setting names it (cpu for
-    the CPU timers, else a hardware counter); JDK recordings have none: cpu."""
-    name = "cpu"
+    the CPU timers, else a hardware counter); JDK recordings have none: cpu. Second: whether
+    the samples in a thread state are wall-clock ones (async-profiler 2.x wrote cpu and wall
+    both as jdk.ExecutionSample when the settings have a cpu `event` and a `wall` interval)."""
+    name, wall = "cpu", False
     for e in jfr_events(path, ["jdk.ActiveSetting"]):
         setting, value = e["values"].get("name"), e["values"].get("value")
         if setting == "event" and value:
             name = "cpu" if value in CPU_SETTINGS else value
-    return name
+        if setting == "wall" and value:
+            wall = True
+    return name, wall and name == "cpu"
+
+
+def state_name(v):
+    """The sample's thread state without its STATE_ prefix; "" for none (or STATE_DEFAULT)."""
+    state = v.get("state") or ""
+    if isinstance(state, dict):
+        state = state.get("name") or ""
+    state = state[6:] if state.startswith("STATE_") else state
+    return "" if state == "DEFAULT" else state
 
 
 def nanoseconds(duration):
@@ -118,18 +135,20 @@ def frame_keys(frame):
 
 
 class Aggregate:
-    MAPS = ("threads", "self", "total", "lines_self", "lines_total",
+    MAPS = ("threads", "states", "self", "total", "lines_self", "lines_total",
             "self_value", "total_value", "lines_self_value", "lines_total_value")
 
     def __init__(self):
         self.count = self.weight = 0
         self.maps = {k: collections.Counter() for k in self.MAPS}
 
-    def add(self, count, value, thread, frames):
+    def add(self, count, value, thread, state, frames):
         m = self.maps
         self.count += count
         self.weight += value
         m["threads"][thread] += count
+        if state:
+            m["states"][state] += count
         seen_methods, seen_lines = set(), set()
         if not frames:
             for k in ("self", "total"):
@@ -163,24 +182,32 @@ def main():
     ap.add_argument("file")
     ap.add_argument("--event")
     ap.add_argument("--thread")
+    ap.add_argument("--state")
     ap.add_argument("--from-ns", type=int)
     ap.add_argument("--to-ns", type=int)
     a = ap.parse_args()
 
-    exec_name = execution_sample_name(a.file)
+    exec_name, split_wall = execution_sample_name(a.file)
+    states = None
+    if a.state is not None:
+        states = {x.upper()[6:] if x.upper().startswith("STATE_") else x.upper()
+                  for x in a.state.split(",") if x}
     events = jfr_events(a.file, list(RULES))
     has_tlab = any(e["type"] in TLAB_TYPES for e in events)
     aggregates = collections.defaultdict(Aggregate)
     for e in events:
         t, v = e["type"], e["values"]
         product, how_count, how_value = RULES[t]
+        state = state_name(v)
         if t == "jdk.ExecutionSample":
-            product = exec_name
+            product = "wall" if split_wall and state else exec_name
         elif t == "jdk.ObjectAllocationSample" and has_tlab:
             product = "alloc-sample"  # the TLAB events already count these allocations
         if a.event is not None and product != a.event:
             continue
         if a.thread is not None and thread_name(v) != a.thread:
+            continue
+        if states is not None and state not in states:
             continue
         if a.from_ns is not None or a.to_ns is not None:
             start = epoch_ns(v["startTime"])
@@ -188,7 +215,7 @@ def main():
                 continue
         count, value = count_and_value(how_count, how_value, v)
         frames = (v.get("stackTrace") or {}).get("frames") or []
-        aggregates[product].add(count, value, thread_name(v), frames)
+        aggregates[product].add(count, value, thread_name(v), state, frames)
 
     json.dump({k: g.to_json() for k, g in aggregates.items()}, sys.stdout, indent=1, sort_keys=True)
     print()

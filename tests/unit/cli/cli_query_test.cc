@@ -192,6 +192,46 @@ TEST(CliQuery, InfoNamesSourcesAndSamplesWithoutAStack) {
   EXPECT_TRUE(shown);
 }
 
+// Thread states: listed with their sample counts by `info` and `threads`, selected by --state.
+// The numbers are the JDK parser's (jfr_aggregate.py --state, query_jfr_oracle_test).
+TEST(CliQuery, ThreadStatesAreListedAndSelect) {
+  const std::string file = java_profile("ap-wall.jfr");
+  CliRun r = hotlines_cli("info " + file);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("wall thread states: SLEEPING 12655 (88.30%), RUNNABLE 1677 (11.70%)\n"),
+            std::string::npos)
+      << r.out;
+  r = hotlines_cli("threads " + file + " --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  json j = json::parse(r.out);
+  ASSERT_EQ(j["states"].size(), 2u);
+  EXPECT_EQ(j["states"][0]["name"], "SLEEPING");
+  EXPECT_EQ(j["states"][0]["count"], 12655);
+  EXPECT_EQ(j["states"][0]["samples"], 1118); // events, each of several samples
+  EXPECT_EQ(j["states"][1]["name"], "RUNNABLE");
+  EXPECT_EQ(j["states"][1]["count"], 1677);
+  for (const char *state : {"runnable", "STATE_RUNNABLE", "Runnable,runnable"}) {
+    r = hotlines_cli("hot " + file + " --state " + state + " --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    j = json::parse(r.out);
+    EXPECT_EQ(j["view"]["total"], 1677) << state;
+    EXPECT_EQ(j["view"]["filters"]["states"].size(),
+              std::string(state).find(',') != std::string::npos ? 2u : 1u);
+  }
+  r = hotlines_cli("hot " + file + " --state RUNNABLE,SLEEPING --json");
+  EXPECT_EQ(json::parse(r.out)["view"]["total"], 14332);
+  r = hotlines_cli("hot " + file + " --state blocked");
+  EXPECT_EQ(r.status, 3);
+  EXPECT_NE(r.err.find("no thread state 'blocked' in the profile (states: SLEEPING, RUNNABLE)"),
+            std::string::npos)
+      << r.err;
+  r = hotlines_cli("hot " + java_profile("jdk-alloc-lock.jfr") + " -e alloc --state runnable");
+  EXPECT_EQ(r.status, 3);
+  EXPECT_NE(r.err.find("event alloc records no thread states, so --state cannot apply"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST(CliQuery, UsageAndInputErrors) {
   EXPECT_EQ(hotlines_cli("hot").status, 2);
   EXPECT_EQ(hotlines_cli("hot " + small() + " --frob").status, 2);

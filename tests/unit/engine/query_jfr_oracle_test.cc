@@ -167,17 +167,21 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, JfrOracle,
                            return n;
                          });
 
-// Thread filters and time windows, against the oracle restricted by hand.
-TEST(JfrOracleFiltered, ThreadFilterAndWindows) {
+// Thread filters, thread-state filters and time windows, against the oracle restricted by hand.
+TEST(JfrOracleFiltered, ThreadFilterStatesAndWindows) {
   struct Case {
     const char *file, *thread;
     double from_frac, to_frac; // window as fractions of the profile span; <0: none
+    const char *states = nullptr;
   };
   const Case cases[] = {
       {"ap-cpu.jfr", "worker-1", -1, -1},
       {"ap-wall.jfr", nullptr, 0.25, 0.6},
       {"ap-multi.jfr", "worker-0", 0.1, 0.7},
       {"jdk-alloc-lock.jfr", nullptr, 0.3, 0.9},
+      {"ap-wall.jfr", nullptr, -1, -1, "RUNNABLE"},
+      {"ap-wall.jfr", "worker-2", 0.2, 0.8, "sleeping"},
+      {"jdk-alloc-lock.jfr", nullptr, -1, -1, "STATE_RUNNABLE"},
   };
   for (const Case &k : cases) {
     std::string file = java_profile(k.file);
@@ -190,6 +194,10 @@ TEST(JfrOracleFiltered, ThreadFilterAndWindows) {
     if (k.thread) {
       v.threads.names = {k.thread};
       extra += std::string(" --thread '") + k.thread + "'";
+    }
+    if (k.states) {
+      v.states = {k.states};
+      extra += std::string(" --state ") + k.states;
     }
     if (k.from_frac >= 0) {
       int64_t span = idx->end_ns();
@@ -207,13 +215,18 @@ TEST(JfrOracleFiltered, ThreadFilterAndWindows) {
       events++;
     }
     EXPECT_GT(events, 0u) << k.file;
-    // Events the window or thread filter emptied are absent from the oracle: ours are empty too.
+    // Events the filters emptied are absent from the oracle: ours are empty too, or, for a
+    // state filter on an event without states, refused.
     for (const Event &e : p.events) {
       std::string name(p.str(e.name));
       if (o.contains(name)) continue;
       View ev = v;
       ev.event = name;
       ViewResult r = compute_view(*idx, ev);
+      if (k.states && e.samples.state.empty()) {
+        EXPECT_NE(r.error.find("records no thread states"), std::string::npos) << r.error;
+        continue;
+      }
       ASSERT_TRUE(r.ok());
       EXPECT_EQ(r.weights->total, 0) << k.file << " " << name;
     }

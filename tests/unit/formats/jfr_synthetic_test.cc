@@ -654,3 +654,168 @@ TEST(JfrSynthetic, TheJdkReadsTheWriterAlikeOnEveryEncoding) {
                                       "layout " + std::to_string(layout)));
   }
 }
+
+namespace {
+
+// async-profiler 2.x's shape with event=cpu and (when `wall` is not empty) a wall interval:
+// both samplers write jdk.ExecutionSample, the cpu one in STATE_DEFAULT (thread state pool key
+// 0), the wall one in STATE_RUNNABLE (1) or STATE_SLEEPING (2). `states` lists the samples'
+// keys in order; each sample's stack is 1 + its index modulo 2, its thread 1 + key.
+std::string ap2_recording(const std::vector<int> &states, const std::string &wall) {
+  JfrTestChunk c;
+  c.declare("java.lang.Thread", {{"osName", "java.lang.String"},
+                                 {"osThreadId", "long"},
+                                 {"javaName", "java.lang.String"},
+                                 {"javaThreadId", "long"}});
+  c.declare("jdk.types.Symbol", {{"string", "java.lang.String"}}, "", true);
+  c.declare("java.lang.Class", {ref("name", "jdk.types.Symbol"), {"modifiers", "int"}});
+  c.declare("jdk.types.Method", {ref("type", "java.lang.Class"),
+                                 ref("name", "jdk.types.Symbol"),
+                                 ref("descriptor", "jdk.types.Symbol"),
+                                 {"modifiers", "int"},
+                                 {"hidden", "boolean"}});
+  c.declare("jdk.types.FrameType", {{"description", "java.lang.String"}}, "", true);
+  c.declare("jdk.types.ThreadState", {{"name", "java.lang.String"}}, "", true);
+  c.declare("jdk.types.StackFrame", {ref("method", "jdk.types.Method"),
+                                     {"lineNumber", "int"},
+                                     {"bytecodeIndex", "int"},
+                                     ref("type", "jdk.types.FrameType")});
+  c.declare("jdk.types.StackTrace",
+            {{"truncated", "boolean"}, F{"frames", "jdk.types.StackFrame", false, true, {}}});
+  c.declare("jdk.ExecutionSample",
+            {ticks_field("startTime"), ref("sampledThread", "java.lang.Thread"),
+             ref("stackTrace", "jdk.types.StackTrace"), ref("state", "jdk.types.ThreadState")},
+            "jdk.jfr.Event");
+  c.declare("jdk.ActiveSetting",
+            {ticks_field("startTime"),
+             {"id", "long"},
+             {"name", "java.lang.String"},
+             {"value", "java.lang.String"}},
+            "jdk.jfr.Event");
+  const char *names[] = {"STATE_DEFAULT", "STATE_RUNNABLE", "STATE_SLEEPING"};
+  for (int k = 0; k < 3; k++)
+    c.pool("jdk.types.ThreadState", k, [=](JfrBytes &b) { b.str(names[k]); });
+  c.pool("jdk.types.FrameType", 1, [](JfrBytes &b) { b.str("JIT compiled"); });
+  c.pool("jdk.types.Symbol", 1, [](JfrBytes &b) { b.str("org/acme/Shop"); });
+  c.pool("jdk.types.Symbol", 2, [](JfrBytes &b) { b.str("work"); });
+  c.pool("jdk.types.Symbol", 3, [](JfrBytes &b) { b.str("sleep"); });
+  c.pool("jdk.types.Symbol", 4, [](JfrBytes &b) { b.str("()V"); });
+  c.pool("java.lang.Class", 1, [](JfrBytes &b) {
+    b.i64(1);
+    b.i32(1);
+  });
+  for (int m : {1, 2})
+    c.pool("jdk.types.Method", m, [=](JfrBytes &b) {
+      b.i64(1);
+      b.i64(m + 1);
+      b.i64(4);
+      b.i32(1);
+      b.boolean(false);
+    });
+  for (int s : {1, 2})
+    c.pool("jdk.types.StackTrace", s, [=](JfrBytes &b) {
+      b.boolean(false);
+      b.i32(1);
+      b.i64(s); // method
+      b.i32(10 * s);
+      b.i32(0);
+      b.i64(1);
+    });
+  for (int t : {1, 2, 3})
+    c.pool("java.lang.Thread", t, [=](JfrBytes &b) {
+      b.str("os-" + std::to_string(t));
+      b.i64(100 + t);
+      b.str("t" + std::to_string(t));
+      b.i64(t);
+    });
+  const int64_t t0 = c.start_ticks;
+  auto setting = [&](const std::string &name, const std::string &value) {
+    c.event("jdk.ActiveSetting", [&](JfrBytes &b) {
+      b.i64(t0);
+      b.i64(c.id("jdk.ExecutionSample"));
+      b.str(name);
+      b.str(value);
+    });
+  };
+  setting("version", "2.9");
+  setting("event", "cpu");
+  if (!wall.empty()) setting("wall", wall);
+  for (size_t i = 0; i < states.size(); i++)
+    c.event("jdk.ExecutionSample", [&](JfrBytes &b) {
+      b.i64(t0 + 1000 * static_cast<int64_t>(i + 1));
+      b.i64(1 + states[i]);
+      b.i64(1 + static_cast<int64_t>(i % 2));
+      b.i64(states[i]);
+    });
+  c.declare("profiler.Marker", {}); // async-profiler's `profiler.` types name the producer
+  return c.bytes();
+}
+
+// The samples of an event in each state, by name ("" for none).
+std::map<std::string, int64_t> by_state(const Profile &p, const Event &e) {
+  std::map<std::string, int64_t> out;
+  for (size_t i = 0; i < e.samples.size(); i++)
+    out[std::string(p.str(p.states.empty() ? 0 : p.states[e.samples.state_at(i)]))] +=
+        e.samples.count_at(i);
+  return out;
+}
+
+} // namespace
+
+// async-profiler 2.x with event=cpu and wall=: the samples in a thread state are wall-clock
+// samples, those in STATE_DEFAULT cpu samples — whatever the slicing and threads, and when
+// only one of the two events is loaded.
+TEST(JfrSynthetic, AsyncProfiler2CpuAndWallSplitByThreadState) {
+  std::vector<int> states;
+  for (int i = 0; i < 300; i++) states.push_back(i % 7 == 0 ? 0 : i % 3 == 0 ? 1 : 2);
+  std::map<int, int64_t> want;
+  for (int s : states) want[s]++;
+  const std::string bytes = ap2_recording(states, "20000000");
+  for (size_t slice : {size_t{0}, size_t{64}})
+    for (unsigned threads : {1u, 2u}) {
+      SCOPED_TRACE("slice " + std::to_string(slice) + ", threads " + std::to_string(threads));
+      LoadOptions o;
+      o.threads = threads;
+      o.jfr_slice_bytes = slice;
+      LoadResult r = read_jfr(bytes, o);
+      ASSERT_TRUE(r.ok()) << r.describe();
+      const Profile &p = *r.profile;
+      EXPECT_EQ(p.check_valid(), "");
+      ASSERT_GE(p.find_event("cpu"), 0);
+      ASSERT_GE(p.find_event("wall"), 0);
+      const Event &cpu = p.events[p.find_event("cpu")];
+      const Event &wall = p.events[p.find_event("wall")];
+      EXPECT_EQ(cpu.total_count, want[0]);
+      EXPECT_EQ(wall.total_count, want[1] + want[2]);
+      EXPECT_TRUE(cpu.samples.state.empty()); // STATE_DEFAULT is no state
+      EXPECT_EQ(by_state(p, wall),
+                (std::map<std::string, int64_t>{{"RUNNABLE", want[1]}, {"SLEEPING", want[2]}}));
+      // Thread 1 + state: every cpu sample is t1's, no wall sample is.
+      for (size_t i = 0; i < cpu.samples.size(); i++)
+        EXPECT_EQ(p.str(p.threads[cpu.samples.thread_at(i)].name), "t1");
+      for (size_t i = 0; i < wall.samples.size(); i++)
+        EXPECT_NE(p.str(p.threads[wall.samples.thread_at(i)].name), "t1");
+      EXPECT_NE(p.str(cpu.rule).find("STATE_DEFAULT"), std::string::npos) << p.str(cpu.rule);
+      EXPECT_NE(p.str(wall.rule).find("wall=20000000"), std::string::npos) << p.str(wall.rule);
+      for (const char *only : {"wall", "cpu"}) {
+        LoadOptions one = o;
+        one.only_event = only;
+        LoadResult ro = read_jfr(bytes, one);
+        ASSERT_TRUE(ro.ok()) << ro.describe();
+        const int e = ro.profile->find_event(only);
+        ASSERT_GE(e, 0) << only;
+        EXPECT_EQ(ro.profile->events[e].total_count,
+                  std::string(only) == "cpu" ? want[0] : want[1] + want[2]);
+      }
+    }
+  // Without a wall interval every sample is cpu, and keeps its state.
+  LoadResult r = load(ap2_recording(states, ""));
+  ASSERT_TRUE(r.ok()) << r.describe();
+  const Profile &p = *r.profile;
+  ASSERT_EQ(p.events.size(), 1u);
+  EXPECT_EQ(p.str(p.events[0].name), "cpu");
+  EXPECT_EQ(p.events[0].total_count, 300);
+  EXPECT_EQ(by_state(p, p.events[0]),
+            (std::map<std::string, int64_t>{
+                {"", want[0]}, {"RUNNABLE", want[1]}, {"SLEEPING", want[2]}}));
+}

@@ -31,9 +31,9 @@ struct EventAggregate {
 using Aggregate = std::map<std::string, EventAggregate>;
 
 inline const char *const kAggregateMaps[] = {
-    "threads",          "self",       "total",       "lines_self",
-    "lines_total",      "self_value", "total_value", "lines_self_value",
-    "lines_total_value"};
+    "threads",          "states",           "self",       "total",
+    "lines_self",       "lines_total",      "self_value", "total_value",
+    "lines_self_value", "lines_total_value"};
 
 // A fresh directory under the system temp dir, removed by the destructor.
 class TempDir {
@@ -172,6 +172,7 @@ inline Aggregate model_aggregate(const Profile &p) {
       a.weight += w;
       std::string th(p.str(p.threads[c.thread_at(i)].name));
       m["threads"][th.empty() ? "?" : th] += n;
+      if (c.state_at(i) != 0) m["states"][std::string(p.str(p.states[c.state_at(i)]))] += n;
       std::set<std::string_view> seen_m, seen_l;
       bool leaf = true;
       for (StackId s = c.stack[i]; s != kNoStack; s = p.stack_parent[s], leaf = false) {
