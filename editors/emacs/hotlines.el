@@ -206,6 +206,8 @@ The argument is a plist: :id, :test, :buffer, and :finished, the
   "The number of the last heat request of this buffer.")
 (defvar-local hotlines--drawn 0
   "The number of the heat request whose answer is drawn.")
+(defvar-local hotlines--waiting nil
+  "Functions to call once the answer of the last heat request is drawn.")
 
 (defvar hotlines--request-count 0
   "Numbers heat requests; an answer older than the buffer's last is dropped.")
@@ -671,7 +673,8 @@ for a line that only passes time to its callees."
 
 (defun hotlines-refresh (&optional done)
   "Ask the server for the heat of this buffer and draw it.
-DONE, when non-nil, is called with no arguments once it is drawn."
+DONE, when non-nil, is called with no arguments once this or a later
+request's answer is drawn."
   (interactive)
   (let ((buf (current-buffer))
         (conn hotlines--connection))
@@ -679,15 +682,20 @@ DONE, when non-nil, is called with no arguments once it is drawn."
         (when done (funcall done))
       (let ((n (cl-incf hotlines--request-count)))
         (setq hotlines--asked n)
+        (when done (push done hotlines--waiting))
         (let ((answer
                (lambda (result)
-                 (when (buffer-live-p buf)
+                 (if (not (buffer-live-p buf))
+                     (when done (funcall done))
                    (with-current-buffer buf
+                     ;; An older answer is dropped; the newer one calls its waiters.
                      (when (= hotlines--asked n)
                        (setq hotlines--result result)
                        (if result (hotlines--render result) (hotlines--clear))
-                       (setq hotlines--drawn n))))
-                 (when done (funcall done)))))
+                       (setq hotlines--drawn n)
+                       (let ((waiting (nreverse hotlines--waiting)))
+                         (setq hotlines--waiting nil)
+                         (mapc #'funcall waiting))))))))
           ;; No profile yet (-32602) or one reloading (-32801): nothing to draw.
           (hotlines--request conn 'hotlines/fileAnnotations
                              (list :textDocument (list :uri (hotlines--doc-uri)))
