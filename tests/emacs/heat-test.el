@@ -83,6 +83,24 @@
         (should (equal (plist-get l18 :profiledLine) 15))
         (should (eq (plist-get l18 :stale) :json-false)))
       (hotlines-test-should-match-server buf)
+      ;; Two edits far apart sent together (as incremental changes): a line above
+      ;; line 18 and one below everything profiled; the heat moves by one line.
+      (let ((before hotlines--asked))
+        (goto-char (point-min))
+        (insert "// top\n")
+        (goto-char (point-max))
+        (insert "// bottom\n")
+        (should (hotlines-test-redrawn buf before)))
+      (should (equal (hotlines-test-text-at buf 19) "4.2% cpu"))
+      (let ((l19 (cl-find 19 (plist-get hotlines--result :lines)
+                          :key (lambda (l) (plist-get l :line)))))
+        (should (equal (plist-get l19 :profiledLine) 15))
+        (should (eq (plist-get l19 :stale) :json-false)))
+      (let ((before hotlines--asked))
+        (goto-char (point-min))
+        (delete-region (point) (line-beginning-position 2))
+        (should (hotlines-test-redrawn buf before)))
+      (should (equal (hotlines-test-text-at buf 18) "4.2% cpu"))
       ;; Editing the hot line itself keeps its numbers, marked stale; a non-ASCII
       ;; character before it checks the UTF-16 columns.
       (let ((before hotlines--asked))
@@ -156,6 +174,13 @@
           (hotlines-test-should-match-server buf))
       (hotlines-test-await 30 (lambda (done) (hotlines-load-profile "profiles/ap-cpu.jfr" done))))
     (should (equal (hotlines-test-text-at buf 32) "7.2% cpu"))))
+
+(ert-deftest hotlines-heat-0-positions-count-utf-16 ()
+  ;; LSP columns are UTF-16 code units: é and € are one each, 𝄞 (U+1D11E) two.
+  (with-temp-buffer
+    (insert "ab\né€𝄞x")
+    (should (equal (hotlines--position (point-max)) '(:line 1 :character 5)))
+    (should (equal (hotlines--position 3) '(:line 0 :character 2)))))
 
 (ert-deftest hotlines-heat-5-bad-profile-is-reported ()
   (let* ((buf (hotlines-test-pricing))
