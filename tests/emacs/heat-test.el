@@ -37,6 +37,15 @@
         (when (and m (nth 2 m))
           (should (equal (nth 2 m) (aref hotlines-margin-glyphs
                                          (1- (max 1 (ceiling (* 5 (plist-get l :heat)))))))))))
+    ;; On a graphic display the level is a fringe bitmap in the level's face.
+    (let ((hotlines-indicator 'fringe))
+      (with-current-buffer buf
+        (hotlines--render hotlines--result)
+        (let ((ov (cl-find-if (lambda (o) (= (line-number-at-pos (overlay-start o)) 32))
+                              hotlines--overlays)))
+          (should (equal (get-text-property 0 'display (overlay-get ov 'before-string))
+                         '(left-fringe hotlines-fringe-5 hotlines-heat-5))))))
+    (with-current-buffer buf (hotlines--render hotlines--result))
     ;; Lines passing time to callees have no glyph; the margin is one column.
     (should-not (nth 2 (cl-find-if (lambda (m) (string-prefix-p "↳ " (nth 1 m))) marks)))
     (with-current-buffer buf (should (equal left-margin-width 1)))))
@@ -191,6 +200,40 @@
           (should (string-match-p "line 1" (plist-get err :message)))
           (should (equal (hotlines-test-text-at buf 32) "7.2% cpu")))
       (delete-file bad))))
+
+(ert-deftest hotlines-heat-6-redrawn-when-the-profile-file-is-rewritten ()
+  (let* ((buf (hotlines-test-pricing))
+         (dir (make-temp-file "hotlines-reload" t))
+         (copy (expand-file-name "cpu.jfr" dir))
+         (profiles (expand-file-name "profiles" hotlines-test-java-shop)))
+    (unwind-protect
+        (progn
+          (copy-file (expand-file-name "ap-cpu.jfr" profiles) copy)
+          (hotlines-test-await 30 (lambda (done) (hotlines-load-profile copy done)))
+          (should (equal (hotlines-test-text-at buf 32) "7.2% cpu"))
+          ;; Rewritten behind Emacs: the server reloads it (profileChanged) and the heat
+          ;; is redrawn without a command.
+          (copy-file (expand-file-name "ap-multi.jfr" profiles) (concat copy ".part"))
+          (rename-file (concat copy ".part") copy t)
+          (should (hotlines-test-wait 20 (lambda () (equal (hotlines-test-text-at buf 32) "8.8% cpu"))))
+          (hotlines-test-should-match-server buf))
+      (hotlines-test-await 30 (lambda (done)
+                                (hotlines-load-profile (expand-file-name "ap-cpu.jfr" profiles) done)))
+      (delete-directory dir t))))
+
+(ert-deftest hotlines-heat-7-setup-turns-on-the-mode ()
+  (let ((main (expand-file-name "src/main/java/org/acme/shop/Main.java" hotlines-test-java-shop)))
+    (unwind-protect
+        (progn
+          (hotlines-setup)
+          (with-current-buffer (find-file-noselect main)
+            (should (derived-mode-p 'java-mode))
+            (should hotlines-mode)
+            (should (hotlines-test-wait 20 (lambda () hotlines--result)))
+            (should (eq hotlines--connection
+                        (buffer-local-value 'hotlines--connection (hotlines-test-pricing))))
+            (kill-buffer)))
+      (remove-hook 'after-change-major-mode-hook #'hotlines--maybe-enable))))
 
 (provide 'heat-test)
 ;;; heat-test.el ends here

@@ -89,5 +89,27 @@
       (hotlines-shutdown)
       (delete-directory root t))))
 
+(ert-deftest hotlines-run-finds-the-junit-test-at-point ()
+  ;; The test at point among the server's testsInFile of PricingTest.java.
+  (let* ((file (expand-file-name "src/test/java/org/acme/shop/PricingTest.java"
+                                 hotlines-test-java-shop))
+         (buf (find-file-noselect hotlines-test-pricing))
+         (found nil)
+         (lines (with-temp-buffer (insert-file-contents file) (split-string (buffer-string) "\n")))
+         (discount (cl-position-if (lambda (l) (string-match-p "sum \\+= p\\.discount" l)) lines))
+         (labels (cl-position-if (lambda (l) (string-match-p "p\\.labels(" l)) lines)))
+    (with-current-buffer buf (hotlines-mode 1))
+    (setq found (plist-get (hotlines-test-server buf 'hotlines/testsInFile
+                                                 (list :textDocument (list :uri (hotlines--uri file))))
+                           :tests))
+    (should (= (length found) 2))
+    (let ((a (hotlines--test-at (append found nil) discount))
+          (b (hotlines--test-at (append found nil) labels)))
+      (should (equal (plist-get a :name) "org.acme.shop.PricingTest#discountIsFinite"))
+      (should (equal (plist-get (plist-get a :run) :method) "discountIsFinite"))
+      (should (equal (plist-get (plist-get a :run) :recipe) "java-test"))
+      (should (equal (plist-get b :name) "org.acme.shop.PricingTest#labelsAreUnique"))
+      (should-not (hotlines--test-at (append found nil) 0)))))
+
 (provide 'run-test)
 ;;; run-test.el ends here
