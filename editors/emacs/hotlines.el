@@ -137,6 +137,11 @@ in a terminal."
   "Seconds to wait for the server's answer to a request."
   :type 'number)
 
+(defcustom hotlines-events-buffer-size 0
+  "Characters of JSON-RPC messages kept in each server's events buffer.
+0 keeps none, nil all (see `jsonrpc-events-buffer'), for debugging."
+  :type '(choice (const :tag "All" nil) integer))
+
 (defcustom hotlines-run-finished-functions nil
   "Functions called with the run's state when a profiled run ends.
 The argument is a plist: :id, :test, :buffer, and :finished, the
@@ -299,7 +304,7 @@ The argument is a plist: :id, :test, :buffer, and :finished, the
           (make-instance
            'hotlines-connection
            :name name :root root
-           :events-buffer-scrollback-size 0
+           :events-buffer-scrollback-size hotlines-events-buffer-size
            :notification-dispatcher #'hotlines--on-notification
            :request-dispatcher #'hotlines--on-request
            :on-shutdown #'hotlines--on-shutdown
@@ -309,15 +314,20 @@ The argument is a plist: :id, :test, :buffer, and :finished, the
                        :connection-type 'pipe :coding 'utf-8-emacs-unix :noquery t
                        :stderr (get-buffer-create (format "*%s stderr*" name))))))
     (puthash root conn hotlines--connections)
-    (jsonrpc-request
-     conn 'initialize
-     (list :processId (emacs-pid)
-           :rootUri (hotlines--uri root) :rootPath root
-           :workspaceFolders (vector (list :uri (hotlines--uri root) :name root))
-           :clientInfo (list :name "hotlines.el" :version hotlines-version)
-           :capabilities (list :window (list :showDocument (list :support t)))
-           :initializationOptions (hotlines--init-options))
-     :timeout 30)
+    (condition-case err
+        (jsonrpc-request
+         conn 'initialize
+         (list :processId (emacs-pid)
+               :rootUri (hotlines--uri root) :rootPath root
+               :workspaceFolders (vector (list :uri (hotlines--uri root) :name root))
+               :clientInfo (list :name "hotlines.el" :version hotlines-version)
+               :capabilities (list :window (list :showDocument (list :support t)))
+               :initializationOptions (hotlines--init-options))
+         :timeout 30)
+      (error (setf (hotlines--closing conn) t)
+             (jsonrpc-shutdown conn)
+             (error "The hotlines server did not initialize: %s"
+                    (error-message-string err))))
     (jsonrpc-notify conn 'initialized hotlines--empty)
     conn))
 
@@ -330,11 +340,9 @@ The argument is a plist: :id, :test, :buffer, and :finished, the
   "Forget CONN, whose process ended, and clear the heat it drew."
   (when (eq (gethash (hotlines--root conn) hotlines--connections) conn)
     (remhash (hotlines--root conn) hotlines--connections))
-  (dolist (buf (hotlines--buffers conn))
+  (dolist (buf (copy-sequence (hotlines--buffers conn)))
     (when (buffer-live-p buf)
-      (with-current-buffer buf
-        (hotlines--clear)
-        (setq hotlines--connection nil))))
+      (with-current-buffer buf (hotlines-mode -1))))
   (unless (hotlines--closing conn)
     (message "hotlines: the server of %s ended (see its buffer %s)"
              (hotlines--root conn) (format "*%s stderr*" (jsonrpc-name conn)))))
@@ -1269,7 +1277,7 @@ Each is a plist of :id :test :buffer :params :finished.")
                   (format "run %s failed (%s): %s" id (hotlines--str err :kind)
                           (hotlines--str err :message))
                 (format "run %s finished (exit %s, %.1f s), profile %s loaded" id
-                        (plist-get params :exitCode)
+                        (or (plist-get params :exitCode) (plist-get params :signal) "-")
                         (/ (hotlines--num params :durationMs) 1000.0)
                         (plist-get params :profileId)))))
     (setf (plist-get run :finished) params)

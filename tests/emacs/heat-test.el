@@ -235,5 +235,27 @@
             (kill-buffer)))
       (remove-hook 'after-change-major-mode-hook #'hotlines--maybe-enable))))
 
+(ert-deftest hotlines-heat-8-a-server-that-fails-is-reported ()
+  (let ((file (make-temp-file "hotlines-lonely" nil ".java" "class A {}\n"))
+        (messages nil))
+    (cl-letf (((symbol-function 'message)
+               (lambda (fmt &rest args) (push (apply #'format fmt args) messages))))
+      (unwind-protect
+          (with-current-buffer (find-file-noselect file)
+            ;; Not executable: said at once, the mode stays off.
+            (let ((hotlines-server-command '("/nonexistent/hotlines" "serve")))
+              (hotlines-mode 1)
+              (should-not hotlines-mode)
+              (should (string-match-p "/nonexistent/hotlines is not executable" (car messages))))
+            ;; A server that exits before answering initialize.
+            (let ((hotlines-server-command '("sh" "-c" "exit 3")))
+              (hotlines-mode 1)
+              (should-not hotlines-mode)
+              (should (cl-some (lambda (m) (string-match-p "did not initialize" m)) messages))
+              (should-not (gethash (hotlines--find-root file) hotlines--connections)))
+            (set-buffer-modified-p nil)
+            (kill-buffer))
+        (delete-file file)))))
+
 (provide 'heat-test)
 ;;; heat-test.el ends here
