@@ -828,7 +828,8 @@ called with the error or nil once redrawn."
                 (hotlines--view-command "hotlines.setBaseline" arg "baseline" done))))
     (if (or (null file) (string-empty-p file) (file-directory-p file))
         (funcall set hotlines--empty)
-      (let* ((profiles (hotlines--seq (hotlines--request-sync conn 'hotlines/profiles hotlines--empty)
+      (let* ((profiles (hotlines--seq (hotlines--request-sync conn 'hotlines/profiles
+                                                              hotlines--empty)
                                       :profiles))
              (shown (or (plist-get (alist-get conn hotlines--last-profile) :path)
                         (plist-get (car (last profiles)) :path))))
@@ -915,8 +916,9 @@ DONE gets the error (or nil), the hotMethods answer and a list of
                                     (let ((loc (plist-get f :location)))
                                       (if (and loc (equal (plist-get f :status) "resolved"))
                                           (list m (hotlines--file (plist-get loc :uri))
-                                                (1+ (hotlines--num (plist-get (plist-get loc :range) :start)
-                                                                   :line)))
+                                                (1+ (hotlines--num
+                                                     (plist-get (plist-get loc :range) :start)
+                                                     :line)))
                                         (list m nil nil))))
                                   methods frames))))))
    (lambda (err) (funcall done err nil nil))))
@@ -1260,7 +1262,9 @@ Each is a plist of :id :test :buffer :params :finished.")
       (hotlines--request (car key) 'hotlines/cancelRun (list :runId (cdr key))
                          (lambda (r)
                            (message "hotlines: run %s %s" (cdr key)
-                                    (if (eq (plist-get r :cancelled) t) "cancelled" "already ended")))))))
+                                    (if (eq (plist-get r :cancelled) t)
+                                        "cancelled"
+                                      "already ended")))))))
 
 (defun hotlines--run-output (conn params)
   "Append the hotlines/runOutput PARAMS of CONN to the run's buffer."
@@ -1283,7 +1287,8 @@ Each is a plist of :id :test :buffer :params :finished.")
     (setf (plist-get run :finished) params)
     (hotlines--run-append buf (format "\n# %s\n" msg))
     (message "hotlines: %s" msg)
-    (hotlines--refresh-all conn (lambda () (run-hook-with-args 'hotlines-run-finished-functions run)))))
+    (hotlines--refresh-all conn (lambda ()
+                                  (run-hook-with-args 'hotlines-run-finished-functions run)))))
 
 (provide 'hotlines)
 ;;; hotlines.el ends here
