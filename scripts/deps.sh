@@ -5,7 +5,7 @@
 # Usage: scripts/deps.sh [build|quick|test|ci]
 #   build  compiler, libraries and Node: build and run the demo
 #   quick  + the reference tools of the unit and transcript tests (JDK's jfr, Go, python3)
-#   test   + every toolchain the full suite drives: Neovim and tmux, JUnit, Maven, Gradle,
+#   test   + every toolchain the full suite drives: Neovim, Emacs and tmux, JUnit, Maven, Gradle,
 #          chromium, and what code-server's native modules compile against
 #   ci     + clang and libFuzzer
 set -euo pipefail
@@ -27,6 +27,8 @@ if [ "$level" = test ] || [ "$level" = ci ]; then
             junit5 maven gradle libsurefire-java libmaven-compiler-plugin-java
             libmaven-resources-plugin-java"
            "the Neovim tests (headless, and on screen in tmux): neovim tmux"
+           "the Emacs tests (ERT in batch, eglot beside the package, on screen in tmux):
+            emacs-nox elpa-eglot"
            "the browser and VS Code tests (headless chromium): chromium fonts-dejavu-core"
            "code-server's native modules (tests/vscode/install_harness.sh): libkrb5-dev
             libx11-dev libxkbfile-dev libsecret-1-dev ripgrep")
