@@ -5,12 +5,12 @@
 
 #include "formats/gzip.h"
 #include "formats/pprof_sample_types.h"
+#include "formats/stack_locations.h"
 #include "profile.pb.h"
 
 #include <google/protobuf/arena.h>
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 #include <unordered_map>
 
@@ -38,16 +38,6 @@ private:
   pb::Profile *out_;
   std::unordered_map<std::string_view, int64_t> ids_;
 };
-
-// A model function the reader made for an unsymbolized location: `0x<hex>`, nothing else but
-// a library. Written back as a location with an address and no lines.
-bool is_address_placeholder(const Profile &p, const Function &f, uint64_t *address) {
-  if (f.file || f.system_name || f.class_name || f.method || f.start_line) return false;
-  std::string_view n = p.str(f.name);
-  if (n.size() < 3 || n.size() > 18 || n[0] != '0' || n[1] != 'x') return false;
-  auto [end, ec] = std::from_chars(n.data() + 2, n.data() + n.size(), *address, 16);
-  return ec == std::errc() && end == n.data() + n.size();
-}
 
 struct SampleKey {
   StackId stack;
@@ -219,14 +209,8 @@ private:
   // The location of stack node n: its frame plus the frames it is inlined into, up to the
   // first frame that is not inlined. node_next_[n] is the node above that location.
   void location_of_node(StackId n) {
-    std::vector<FrameId> run{p_.stack_frame[n]};
-    StackId top = n;
-    while (p_.frames[p_.stack_frame[top]].kind == FrameKind::inlined &&
-           p_.stack_parent[top] != kNoStack) {
-      top = p_.stack_parent[top];
-      run.push_back(p_.stack_frame[top]);
-    }
-    node_next_[n] = p_.stack_parent[top];
+    std::vector<FrameId> run;
+    node_next_[n] = location_run(p_, n, &run);
     uint64_t id;
     if (run.size() == 1) {
       uint64_t &slot = location_of_frame_[run[0]];
