@@ -47,7 +47,7 @@ bool OtlpDecoder::fail(size_t at, std::string message) {
 class OtlpDecoder::Fields {
 public:
   Fields(OtlpDecoder &d, const View &v, const char *message)
-      : d_(d), r(v.bytes, v.at), message_(message) {}
+      : r(v.bytes, v.at), d_(d), message_(message) {}
 
   bool next() {
     if (r.done()) return false;
@@ -559,7 +559,7 @@ bool OtlpDecoder::parse_sample(const View &v) {
       break;
     case 4:
       if (f.wire == WireReader::kVarint) {
-        int64_t x;
+        int64_t x = 0;
         ok = f.r.int64(&x);
         values.push_back(x);
       } else if (f.is(WireReader::kLen)) {
@@ -568,7 +568,7 @@ bool OtlpDecoder::parse_sample(const View &v) {
         ok = f.r.bytes(&packed, &at);
         WireReader p(packed, at);
         while (ok && !p.done()) {
-          int64_t x;
+          int64_t x = 0;
           if (p.int64(&x)) values.push_back(x);
         }
         if (p.failed()) return fail(p.error_offset(), "Sample values: " + p.error());
@@ -578,7 +578,7 @@ bool OtlpDecoder::parse_sample(const View &v) {
       break;
     case 5:
       if (f.wire == WireReader::kFixed64) {
-        uint64_t t;
+        uint64_t t = 0;
         ok = f.fixed64(&t);
         times.push_back(t);
       } else if (f.is(WireReader::kLen)) {
@@ -589,7 +589,7 @@ bool OtlpDecoder::parse_sample(const View &v) {
           return fail(at, "Sample timestamps_unix_nano: " + std::to_string(packed.size()) +
                               " bytes is not a whole number of fixed64 values");
         for (size_t i = 0; ok && i < packed.size(); i += 8) {
-          uint64_t t;
+          uint64_t t = 0;
           std::memcpy(&t, packed.data() + i, 8);
           times.push_back(t);
         }

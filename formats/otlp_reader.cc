@@ -43,6 +43,19 @@ std::string_view event_of_type(std::string_view type) {
   return type;
 }
 
+// Whether a function name may be a JVM frame (`pkg/Class.method`): not when its file is
+// another language's, nor when a dot comes before the last slash (a Go import path,
+// `example.com/shop.Discount`; JVM packages are slash-separated).
+bool may_be_jvm(std::string_view name, std::string_view file) {
+  if (!file.empty() && !file.ends_with(".java") && !file.ends_with(".kt") &&
+      !file.ends_with(".scala") && !file.ends_with(".groovy"))
+    return false;
+  size_t slash = name.rfind('/');
+  return slash == std::string_view::npos ||
+         name.substr(0, slash).find('.') == std::string_view::npos ||
+         name.find('$') != std::string_view::npos;
+}
+
 bool counts_samples(std::string_view unit) {
   return unit.empty() || unit == "count" || unit == "samples";
 }
@@ -52,7 +65,7 @@ public:
   OtlpModelBuilder(const OtlpDecoder &d, const LoadOptions &options) : d_(d), options_(options) {}
 
   LoadResult run() {
-    function_ids_.assign(d_.functions.size() * 3, kNone);
+    function_ids_.assign(d_.functions.size() * 2, kNone);
     location_frames_.assign(d_.locations.size(), {kNone, kNone});
     stack_ids_.assign(d_.stacks.size(), kUnbuilt);
     std::vector<EventPlan> plans = plan_events();
@@ -65,7 +78,7 @@ public:
           if (options_.cancelled()) return LoadResult::failure("cancelled");
           if (options_.progress) options_.progress(static_cast<double>(si) / d_.samples.size());
         }
-        if (!add_sample(d_.samples[si], plan, start)) return failure_;
+        if (!add_sample(d_.samples[si], plan, start)) return std::move(failure_);
       }
     }
     set_metadata(plans, start);
@@ -144,12 +157,12 @@ private:
     if (name.empty()) name = str(f.system_name);
     *text = parse_frame_text(name.empty() ? std::string_view("<unknown>") : name);
     if (text->kind == FrameKind::unknown) text->kind = kind;
-    // Memoized by (function, how the kind affects it: JVM-parsed or not).
+    // Memoized by (function, whether it is read as a JVM frame).
     const bool native = text->kind == FrameKind::kernel || text->kind == FrameKind::native ||
-                        text->kind == FrameKind::cpp;
-    uint32_t &id = function_ids_[fi * 3 + (native ? 1 : 0)];
+                        text->kind == FrameKind::cpp || !may_be_jvm(text->name, str(f.filename));
+    uint32_t &id = function_ids_[fi * 2 + (native ? 1 : 0)];
     if (id != kNone) return id;
-    Function fn = frame_text_function(b_, text->name, text->kind);
+    Function fn = frame_text_function(b_, text->name, native ? FrameKind::native : text->kind);
     if (f.system_name) fn.system_name = b_.intern(str(f.system_name));
     if (f.filename) fn.file = b_.intern(str(f.filename));
     if (f.start_line > 0 && f.start_line <= INT32_MAX)
@@ -381,14 +394,19 @@ bool looks_like_otlp(std::string_view data) {
       if (!top.skip(wire)) return false;
       continue;
     }
-    std::string_view first;
-    if (wire != WireReader::kLen || !top.bytes(&first) || first.empty()) return false;
-    WireReader inner(first, 0);
+    // The first field 1; a truncated file still shows the start of it.
+    uint64_t n;
+    if (wire != WireReader::kLen || !top.varint(&n) || n == 0) return false;
+    const size_t at = top.offset();
+    WireReader inner(data.substr(at, std::min<uint64_t>(n, data.size() - at)), at);
+    int fields = 0;
     while (!inner.done()) {
-      if (!inner.tag(&field, &wire) || field > 3 || wire != WireReader::kLen || !inner.skip(wire))
-        return false;
+      if (!inner.tag(&field, &wire)) return fields > 0 && inner.offset() == data.size();
+      if (field > 3 || wire != WireReader::kLen) return false;
+      fields++;
+      if (!inner.skip(wire)) return n > data.size() - at; // cut short by the end of the file
     }
-    return true;
+    return fields > 0;
   }
   return false;
 }

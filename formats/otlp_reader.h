@@ -20,7 +20,9 @@
 //    or timestamp; the span ends at the latest profile end or timestamp.
 //  - Frames: a Location's lines, leaf first; all but the last are inlined (FrameKind
 //    inlined). Function names are read like collapsed frames (frame_text.h): `_[k]` kinds,
-//    `:LINE`, `pkg/Class.method` JVM frames; Line.line wins over a `:LINE` suffix. The
+//    `:LINE`, `pkg/Class.method` JVM frames (unless the function's file is not a JVM
+//    language's, or a dot comes before the last slash: a Go import path); Line.line wins
+//    over a `:LINE` suffix. The
 //    location attribute profile.frame.type (kernel, native) gives the kind too. A location
 //    without lines is function `0x<address>`; a mapping's file name is the library.
 //  - Sample attributes: thread.name (async-profiler's `[name tid=N]` is split), thread.id
@@ -39,7 +41,8 @@ LoadResult read_otlp(std::string_view data, const LoadOptions &options = {});
 // Whether uncompressed bytes are OTLP profiles rather than pprof (also protobuf): the first
 // top-level field 1 is a non-empty message made only of length-delimited fields 1-3
 // (ResourceProfiles: resource, scope_profiles, schema_url), where pprof's field 1 is a
-// ValueType of varints (type, unit). Every top-level field is walked and must be well formed.
+// ValueType of varints (type, unit). The top-level fields before it must be well formed; a
+// file cut short inside that message still counts (the reader then says where it ends).
 bool looks_like_otlp(std::string_view data);
 
 } // namespace hotlines

@@ -6,6 +6,7 @@
 // in tests/unit/engine/query_otlp_test.cc.
 #include "formats/collapsed_reader.h"
 #include "formats/gzip.h"
+#include "formats/jvm_names.h"
 #include "formats/loader.h"
 #include "formats/otlp_reader.h"
 #include "formats/otlp_writer.h"
@@ -192,7 +193,9 @@ TEST(OtlpReader, FunctionsAreTheCollapsedReaders) {
     auto it = by_name.find(std::string(otlp->str(f.name)));
     if (it == by_name.end()) continue;
     shared++;
-    EXPECT_EQ(it->second.first, otlp->str(f.class_name)) << it->first;
+    // Classes as recorded: hidden classes keep their per-run addresses.
+    EXPECT_EQ(normalize_jvm_class(it->second.first), normalize_jvm_class(otlp->str(f.class_name)))
+        << it->first;
     EXPECT_EQ(it->second.second, otlp->str(f.method)) << it->first;
   }
   EXPECT_GT(shared, 20u);
