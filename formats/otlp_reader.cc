@@ -248,10 +248,12 @@ private:
       if (key == "thread.name" && at.kind == OtlpAttribute::string) {
         name = at.str;
         if (name.size() >= 2 && name.front() == '[' && name.back() == ']' &&
-            !is_pseudo_frame(name)) { // async-profiler: [name tid=N]
+            !is_pseudo_frame(name)) { // async-profiler: [name tid=N]; [tid=N] stays a name
+          std::string_view n;
           int64_t t;
-          split_thread_text(name.substr(1, name.size() - 2), &name, &t);
+          split_thread_text(name.substr(1, name.size() - 2), &n, &t);
           if (t >= 0) tid = t;
+          if (!n.empty()) name = n;
         }
         continue;
       }
@@ -379,9 +381,7 @@ private:
 LoadResult read_otlp(std::string_view data, const LoadOptions &options) {
   OtlpDecoder decoder;
   if (!decoder.decode(data)) return LoadResult::failure(decoder.error(), decoder.error_offset());
-  if (decoder.samples.empty())
-    return LoadResult::failure(
-        "otlp: no samples (" + std::to_string(decoder.profiles.size()) + " profiles)", 0);
+  if (decoder.profiles.empty()) return LoadResult::failure("otlp: no profiles", 0);
   return OtlpModelBuilder(decoder, options).run();
 }
 

@@ -25,7 +25,8 @@
 //    over a `:LINE` suffix. The
 //    location attribute profile.frame.type (kernel, native) gives the kind too. A location
 //    without lines is function `0x<address>`; a mapping's file name is the library.
-//  - Sample attributes: thread.name (async-profiler's `[name tid=N]` is split), thread.id
+//  - Sample attributes: thread.name (async-profiler's `[name tid=N]` is split; an unnamed
+//    `[tid=N]` keeps that name, as the JFR reader names unnamed threads), thread.id
 //    and java_thread_id name the thread; every other scalar attribute is a label. Profile and
 //    resource attributes, links and mappings' addresses are not read.
 #pragma once

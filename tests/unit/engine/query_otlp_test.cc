@@ -15,6 +15,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 using namespace hotlines;
 using namespace hotlines::test;
 
@@ -58,6 +60,33 @@ std::ostream &operator<<(std::ostream &o, const Numbers &n) {
   o << "total " << n.total << ", " << n.self.size() << " self, " << n.total_by.size() << " total, "
     << n.line_total.size() << " lines, " << n.threads.size() << " threads";
   return o;
+}
+
+// The first differences between two Numbers, for failure messages.
+std::string diff(const Numbers &a, const Numbers &b) {
+  std::string out;
+  auto maps = [](const Numbers &n) {
+    return std::map<std::string, const std::map<std::string, int64_t> *>{
+        {"self", &n.self},
+        {"total", &n.total_by},
+        {"line_self", &n.line_self},
+        {"line_total", &n.line_total},
+        {"threads", &n.threads}};
+  };
+  auto ma = maps(a), mb = maps(b);
+  for (auto &[name, m] : ma) {
+    std::set<std::string> keys;
+    for (auto &kv : *m) keys.insert(kv.first);
+    for (auto &kv : *mb[name]) keys.insert(kv.first);
+    int shown = 0;
+    for (const std::string &k : keys) {
+      auto x = m->find(k), y = mb[name]->find(k);
+      int64_t xv = x == m->end() ? 0 : x->second, yv = y == mb[name]->end() ? 0 : y->second;
+      if (xv != yv && shown++ < 4)
+        out += "\n  " + name + " " + k + ": " + std::to_string(xv) + " vs " + std::to_string(yv);
+    }
+  }
+  return out;
 }
 
 Numbers numbers(const ProfileIndex &idx, View v) {
@@ -131,7 +160,10 @@ TEST(OtlpQueries, JfrconvAllocCountsEqualTheJfr) {
   EXPECT_EQ(got.self, want.self);
   EXPECT_EQ(got.total_by, want.total_by);
   EXPECT_EQ(got.threads, want.threads);
-  EXPECT_TRUE(got.line_total.empty()); // written without --lines
+  // jfrconv writes the line numbers into OTLP with or without --lines.
+  EXPECT_EQ(got.line_self, want.line_self);
+  EXPECT_EQ(got.line_total, want.line_total);
+  EXPECT_GT(got.line_total.count("org/acme/shop/Pricing.java:23"), 0u);
 }
 
 TEST(OtlpQueries, RoundTripKeepsEveryNumber) {
@@ -144,7 +176,6 @@ TEST(OtlpQueries, RoundTripKeepsEveryNumber) {
       {java_profile("ap-wall.jfr"), {"wall"}},
       {java_profile("jdk-alloc-lock.jfr"), {"cpu", "alloc", "alloc-sample", "lock"}},
       {java_profile("ap-cpu-lines-threads.collapsed"), {"samples"}},
-      {fixture_path("go-shop/profiles/cpu.pprof"), {"cpu"}},
   };
   for (const Case &c : cases) {
     SCOPED_TRACE(c.file);
@@ -157,27 +188,58 @@ TEST(OtlpQueries, RoundTripKeepsEveryNumber) {
       for (Measure m : {Measure::count, Measure::value}) {
         Numbers want = numbers(*a, view(e, m));
         EXPECT_GT(want.total, 0) << e;
-        EXPECT_EQ(numbers(*b, view(e, m)), want) << e << (m == Measure::count ? " count" : "");
+        Numbers got = numbers(*b, view(e, m));
+        EXPECT_EQ(got, want) << e << (m == Measure::count ? " count" : "") << diff(got, want);
       }
     if (a->profile().events[0].samples.has_time()) {
       View v = view(c.events[0], Measure::value);
       v.from_ns = a->end_ns() / 3;
       v.to_ns = a->end_ns() / 2;
-      EXPECT_EQ(numbers(*b, v), numbers(*a, v));
+      Numbers got = numbers(*b, v), want = numbers(*a, v);
+      EXPECT_EQ(got, want) << diff(got, want);
     }
   }
 }
 
-TEST(OtlpQueries, RoundTripOfPprofPairsKeepsTheCountsApart) {
-  // pprof's alloc_objects + alloc_space: OTLP has one value per sample type, so the counts go
-  // to a second profile, read back as the event alloc_objects.
+TEST(OtlpQueries, RoundTripOfPprofKeepsValuesAndCountsApart) {
+  // pprof pairs (samples + cpu, alloc_objects + alloc_space, ...): OTLP has one value per
+  // sample type, so the counts go to a second profile, read back as an event of their own.
+  struct Case {
+    std::string file, event, count_event;
+  };
+  const Case cases[] = {
+      {fixture_path("go-shop/profiles/cpu.pprof"), "cpu", "cpu_count"},
+      {fixture_path("go-shop/profiles/mem.pprof"), "alloc", "alloc_objects"},
+      {fixture_path("go-shop/profiles/mem.pprof"), "inuse", "inuse_objects"},
+      {fixture_path("go-shop/profiles/block.pprof"), "lock", "contentions"},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.file + " " + c.event);
+    auto a = load(c.file);
+    ASSERT_TRUE(a);
+    auto b = round_trip(a->profile());
+    ASSERT_TRUE(b);
+    Numbers want = numbers(*a, view(c.event, Measure::value)),
+            got = numbers(*b, view(c.event, Measure::value));
+    EXPECT_GT(want.total, 0);
+    EXPECT_EQ(got, want) << diff(got, want);
+    want = numbers(*a, view(c.event, Measure::count));
+    got = numbers(*b, view(c.count_event, Measure::value));
+    EXPECT_EQ(got, want) << diff(got, want);
+  }
+  // A value-only pprof type (jfrconv's allocations/count) keeps its values, under the OTLP
+  // reader's name for the type. (The pprof reader keeps jfrconv's Java names as written,
+  // `java/lang/Thread.run`; read from OTLP they are JVM frames, `java.lang.Thread.run`, as
+  // from JFR, so only the totals compare.)
   auto a = load(java_profile("ap-alloc.pb"));
   ASSERT_TRUE(a);
   auto b = round_trip(a->profile());
   ASSERT_TRUE(b);
-  EXPECT_EQ(numbers(*b, view("alloc", Measure::value)), numbers(*a, view("alloc", Measure::value)));
-  EXPECT_EQ(numbers(*b, view("alloc_objects", Measure::value)),
-            numbers(*a, view("alloc", Measure::count)));
+  Numbers want = numbers(*a, view("allocations", Measure::value)),
+          got = numbers(*b, view("alloc", Measure::value));
+  EXPECT_EQ(want.total, 11099);
+  EXPECT_EQ(got.total, want.total);
+  EXPECT_EQ(got.total_by["java.lang.Thread.run"], want.total_by["java/lang/Thread.run"]);
 }
 
 TEST(OtlpQueries, HotlinesAndAsyncProfilerWriteTheSameNumbers) {
@@ -206,16 +268,23 @@ TEST(OtlpQueries, AgentOutputIsHotWhereTheProgramIs) {
   for (auto &[name, w] : n.self) self_sum += w;
   EXPECT_EQ(self_sum, n.total);
   for (auto &[name, w] : n.total_by) EXPECT_LE(w, n.total) << name;
-  // The program's known hot spots are the hottest frames.
-  std::vector<std::pair<int64_t, std::string>> by_self;
+  // The program's known hot spots are the hottest frames: libmSin (Math.sin under
+  // Pricing.discount) first by self, then Pricing.cached and Pricing.discount among the top 4;
+  // by total the hottest of the program's methods is cached.
+  std::vector<std::pair<int64_t, std::string>> by_self, by_total;
   for (auto &[name, w] : n.self) by_self.emplace_back(w, name);
+  for (auto &[name, w] : n.total_by)
+    if (name.starts_with("org.acme.shop.Pricing.")) by_total.emplace_back(w, name);
   std::sort(by_self.rbegin(), by_self.rend());
-  ASSERT_GE(by_self.size(), 3u);
+  std::sort(by_total.rbegin(), by_total.rend());
+  ASSERT_GE(by_self.size(), 4u);
+  ASSERT_GE(by_total.size(), 2u);
+  EXPECT_EQ(by_self[0].second, "libmSin");
   std::set<std::string> top;
-  for (size_t i = 0; i < 3; i++) top.insert(by_self[i].second);
-  EXPECT_TRUE(top.count("org.acme.shop.Pricing.discount")) << by_self[0].second;
+  for (size_t i = 0; i < 4; i++) top.insert(by_self[i].second);
   EXPECT_TRUE(top.count("org.acme.shop.Pricing.cached"));
-  EXPECT_TRUE(top.count("libmSin"));
+  EXPECT_TRUE(top.count("org.acme.shop.Pricing.discount"));
+  EXPECT_EQ(by_total[0].second, "org.acme.shop.Pricing.cached");
 }
 
 } // namespace
