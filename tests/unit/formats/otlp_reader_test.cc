@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -308,6 +309,35 @@ TEST(OtlpWriter, WritesWhatTheProtobufLibraryReads) {
   }
   EXPECT_EQ(sums, want);
   EXPECT_EQ(d.resource_profiles(0).scope_profiles(0).scope().name(), "hotlines");
+}
+
+TEST(OtlpConvertCli, WritesOtlpByExtensionOrFormat) {
+  const std::string dir = std::string(HOTLINES_BUILD_DIR) + "/otlp-writer-test";
+  std::filesystem::create_directories(dir);
+  const std::string bin = HOTLINES_BINARY, in = java_profile("ap-multi.jfr");
+  int status = -1;
+  run_command(bin + " convert --event cpu '" + in + "' " + dir + "/cpu.otlp 2>&1", &status);
+  EXPECT_EQ(status, 0);
+  auto p = load(dir + "/cpu.otlp");
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->metadata.format, "otlp");
+  ASSERT_EQ(p->events.size(), 1u);
+  EXPECT_EQ(p->events[0].total_count, 672);
+  EXPECT_EQ(p->metadata.producer, "hotlines " HOTLINES_VERSION ", opentelemetry-proto v1.10.0");
+  // .otlp.gz is gzipped; --format otlp writes raw OTLP to stdout.
+  run_command(bin + " convert '" + in + "' " + dir + "/all.otlp.gz 2>&1", &status);
+  EXPECT_EQ(status, 0);
+  EXPECT_TRUE(is_gzip(read_file(dir + "/all.otlp.gz")));
+  auto all = load(dir + "/all.otlp.gz");
+  ASSERT_TRUE(all);
+  EXPECT_EQ(all->events.size(), 3u);
+  const std::string out = run_command(bin + " convert --format otlp '" + in + "' -", &status);
+  EXPECT_EQ(status, 0);
+  EXPECT_EQ(detect_format(out), Format::otlp);
+  EXPECT_EQ(parse(out).SerializeAsString().size(), out.size());
+  std::string err = run_command(bin + " convert '" + in + "' - 2>&1", &status);
+  EXPECT_EQ(status, 2);
+  EXPECT_NE(err.find("speedscope, otlp)"), std::string::npos) << err;
 }
 
 } // namespace
