@@ -174,6 +174,7 @@ private:
   // The location attribute profile.frame.type, as a kind.
   FrameKind location_kind(const OtlpLocation &l) const {
     for (uint32_t k = l.attributes.begin; k < l.attributes.end; k++) {
+      if (d_.attribute_refs[k] >= d_.attributes.size()) continue; // 0 of an empty table
       const OtlpAttribute &a = d_.attributes[d_.attribute_refs[k]];
       if (str(a.key) != "profile.frame.type" || a.kind != OtlpAttribute::string) continue;
       if (a.str == "kernel") return FrameKind::kernel;
@@ -221,6 +222,7 @@ private:
   }
 
   StackId stack(uint32_t si) {
+    if (si >= stack_ids_.size()) return kNoStack; // index 0 of an empty stack table
     StackId &id = stack_ids_[si];
     if (id != kUnbuilt) return id;
     leaf_first_.clear();
@@ -243,6 +245,7 @@ private:
     int64_t tid = -1, jtid = -1;
     LabelSet labels;
     for (uint32_t a : attr_key_) {
+      if (a >= d_.attributes.size()) continue; // 0 of an empty table
       const OtlpAttribute &at = d_.attributes[a];
       std::string_view key = str(at.key);
       if (key == "thread.name" && at.kind == OtlpAttribute::string) {

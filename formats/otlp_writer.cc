@@ -4,7 +4,8 @@
 // (thread, label set).
 #include "formats/otlp_writer.h"
 
-#include "formats/gzip.h"
+#include "formats/proto_output.h"
+#include "formats/sample_key.h"
 #include "formats/stack_locations.h"
 #include "otlp_profiles.pb.h"
 
@@ -21,19 +22,6 @@ namespace {
 namespace pb = hotlines::otlp;
 
 constexpr int32_t kUnset = -1;
-
-struct SampleKey {
-  StackId stack;
-  ThreadId thread;
-  uint32_t labels;
-  bool operator==(const SampleKey &) const = default;
-};
-struct SampleKeyHash {
-  size_t operator()(const SampleKey &k) const {
-    uint64_t h = (static_cast<uint64_t>(k.stack) << 32 | k.thread) * 0x9E3779B97F4A7C15ull;
-    return static_cast<size_t>(h ^ (h >> 29) ^ k.labels * 0xC2B2AE3D27D4EB4Full);
-  }
-};
 
 // Observations of one merged sample: values, and times when the event has them.
 struct Observations {
@@ -291,12 +279,7 @@ std::string write_otlp(const Profile &profile, const OtlpWriteOptions &options,
     if (error) *error = err;
     return {};
   }
-  std::string bytes;
-  if (!out->SerializeToString(&bytes)) {
-    if (error) *error = "otlp writer: the profile is too large for protobuf (2 GiB)";
-    return {};
-  }
-  return options.gzip ? gzip_compress(bytes, options.gzip_level) : bytes;
+  return proto_output(*out, options.gzip, options.gzip_level, "otlp writer", error);
 }
 
 } // namespace hotlines

@@ -3,8 +3,9 @@
 // prefix-tree node is turned into pprof locations once however many samples share it.
 #include "formats/pprof_writer.h"
 
-#include "formats/gzip.h"
 #include "formats/pprof_sample_types.h"
+#include "formats/proto_output.h"
+#include "formats/sample_key.h"
 #include "formats/stack_locations.h"
 #include "profile.pb.h"
 
@@ -37,19 +38,6 @@ public:
 private:
   pb::Profile *out_;
   std::unordered_map<std::string_view, int64_t> ids_;
-};
-
-struct SampleKey {
-  StackId stack;
-  ThreadId thread;
-  uint32_t labels;
-  bool operator==(const SampleKey &) const = default;
-};
-struct SampleKeyHash {
-  size_t operator()(const SampleKey &k) const {
-    uint64_t h = (static_cast<uint64_t>(k.stack) << 32 | k.thread) * 0x9E3779B97F4A7C15ull;
-    return static_cast<size_t>(h ^ (h >> 29) ^ k.labels * 0xC2B2AE3D27D4EB4Full);
-  }
 };
 
 class PprofEncoder {
@@ -279,12 +267,7 @@ std::string write_pprof(const Profile &profile, const PprofWriteOptions &options
     if (error) *error = err;
     return {};
   }
-  std::string bytes;
-  if (!out->SerializeToString(&bytes)) {
-    if (error) *error = "pprof writer: the profile is too large for protobuf (2 GiB)";
-    return {};
-  }
-  return options.gzip ? gzip_compress(bytes, options.gzip_level) : bytes;
+  return proto_output(*out, options.gzip, options.gzip_level, "pprof writer", error);
 }
 
 } // namespace hotlines

@@ -245,6 +245,17 @@ TEST(OtlpReader, BadInputIsAnErrorWithAnOffset) {
   r = read_bytes(file_with_sample(varint_field(1, 1) + varint_field(4, uint64_t(-5))));
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error.find("negative count -5"), std::string::npos) << r.error;
+  // Index 0 of tables that are absent is their zero value: here no stack and no attribute.
+  {
+    std::string dict = len_field(5, "") + len_field(5, "cpu") + len_field(5, "count");
+    std::string sample = varint_field(1, 0) + varint_field(2, 0) + varint_field(4, 2);
+    std::string profile =
+        len_field(1, varint_field(1, 1) + varint_field(2, 2)) + len_field(2, sample);
+    r = read_bytes(len_field(1, len_field(2, len_field(2, profile))) + len_field(2, dict));
+    ASSERT_TRUE(r.ok()) << r.describe();
+    EXPECT_EQ(r.profile->check_valid(), "");
+    EXPECT_EQ(r.profile->events.at(0).stackless, 1u);
+  }
   // The minimal file itself is fine.
   r = read_bytes(file_with_sample(varint_field(1, 1) + varint_field(4, 3)));
   ASSERT_TRUE(r.ok()) << r.describe();
