@@ -60,6 +60,7 @@ public:
     node_location_.assign(p_.stack_count(), kUnset);
     node_next_.assign(p_.stack_count(), kNoStack);
     stack_index_.assign(p_.stack_count(), kUnset);
+    location_of_frame_.assign(p_.frames.size(), kUnset);
 
     pb::ScopeProfiles *scope = out_->add_resource_profiles()->add_scope_profiles();
     scope->mutable_scope()->set_name("hotlines");
@@ -161,10 +162,18 @@ private:
   int32_t location_of_node(StackId n) {
     if (node_location_[n] != kUnset) return node_location_[n];
     node_next_[n] = location_run(p_, n, &run_);
-    auto [it, inserted] = location_of_run_.try_emplace(run_, kUnset);
-    if (inserted) it->second = add_location(run_);
-    node_location_[n] = it->second;
-    return it->second;
+    int32_t id;
+    if (run_.size() == 1) { // the usual case: by frame, without a map
+      int32_t &slot = location_of_frame_[run_[0]];
+      if (slot == kUnset) slot = add_location(run_);
+      id = slot;
+    } else {
+      auto [it, inserted] = location_of_run_.try_emplace(run_, kUnset);
+      if (inserted) it->second = add_location(run_);
+      id = it->second;
+    }
+    node_location_[n] = id;
+    return id;
   }
 
   // A location: frames innermost first, the last one the physical caller.
@@ -258,7 +267,7 @@ private:
   pb::ProfilesData *out_;
   pb::ProfilesDictionary *dict_;
   std::unordered_map<std::string_view, int32_t> strings_;
-  std::vector<int32_t> function_index_, node_location_, stack_index_;
+  std::vector<int32_t> function_index_, node_location_, stack_index_, location_of_frame_;
   std::vector<StackId> node_next_;
   std::vector<FrameId> run_;
   std::map<std::vector<FrameId>, int32_t> location_of_run_;
