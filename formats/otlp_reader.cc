@@ -326,7 +326,8 @@ private:
       int64_t time = 0;
       if (nt) {
         const uint64_t t = d_.times[s.times.begin + i];
-        time = t > static_cast<uint64_t>(start) ? static_cast<int64_t>(t - start) : 0;
+        const uint64_t since = t > static_cast<uint64_t>(start) ? t - start : 0;
+        time = static_cast<int64_t>(std::min<uint64_t>(since, INT64_MAX));
       }
       b_.add_sample(plan.event, st, thread, time, plan.counting ? v : 1, v, labels);
     }

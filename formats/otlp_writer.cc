@@ -4,6 +4,7 @@
 // (thread, label set).
 #include "formats/otlp_writer.h"
 
+#include "formats/jfr_text.h"
 #include "formats/proto_output.h"
 #include "formats/sample_key.h"
 #include "formats/stack_locations.h"
@@ -85,7 +86,18 @@ public:
   }
 
 private:
-  int32_t string(std::string_view s) {
+  // OTLP strings are protobuf `string`s, which must be UTF-8: invalid bytes become U+FFFD.
+  static std::string utf8(std::string_view s) {
+    if (is_valid_utf8(s)) return std::string(s);
+    std::string out;
+    append_sanitized_utf8(&out, s);
+    return out;
+  }
+
+  int32_t string(std::string_view raw) {
+    std::string fixed;
+    std::string_view s = raw;
+    if (!is_valid_utf8(raw)) s = fixed = utf8(raw);
     auto it = strings_.find(s);
     if (it != strings_.end()) return it->second;
     int32_t n = dict_->string_table_size();
@@ -131,7 +143,8 @@ private:
       const int64_t v = use_value ? c.value_at(i) : c.count_at(i);
       if (timed) {
         o.values.push_back(v);
-        o.times.push_back(static_cast<uint64_t>(m.start_time_ns + c.time_at(i)));
+        o.times.push_back(static_cast<uint64_t>(m.start_time_ns) +
+                          static_cast<uint64_t>(c.time_at(i)));
       } else if (o.values.empty() || !sums) {
         o.values.push_back(v);
       } else { // unsigned: a sum wraps rather than overflowing
@@ -235,7 +248,7 @@ private:
       a->set_key_strindex(string(key));
       if (!unit.empty()) a->set_unit_strindex(string(unit));
       if (is_str)
-        a->mutable_value()->set_string_value(std::string(str));
+        a->mutable_value()->set_string_value(utf8(str));
       else
         a->mutable_value()->set_int_value(num);
       it->second = dict_->attribute_table_size() - 1;

@@ -256,6 +256,12 @@ TEST(OtlpReader, BadInputIsAnErrorWithAnOffset) {
     EXPECT_EQ(r.profile->check_valid(), "");
     EXPECT_EQ(r.profile->events.at(0).stackless, 1u);
   }
+  // A timestamp 2^64-1 ns after the start (found by the fuzzer) stays a valid, non-negative
+  // time.
+  r = read_bytes(file_with_sample(varint_field(1, 1) + len_field(5, std::string(8, '\xff')) +
+                                  len_field(5, std::string(7, '\0') + '\x01')));
+  ASSERT_TRUE(r.ok()) << r.describe();
+  EXPECT_EQ(r.profile->check_valid(), "");
   // The minimal file itself is fine.
   r = read_bytes(file_with_sample(varint_field(1, 1) + varint_field(4, 3)));
   ASSERT_TRUE(r.ok()) << r.describe();
