@@ -763,8 +763,12 @@ test('an .otlp file opens in the profile editor and loads from the explorer like
   await page.locator('.tabs-container .tab.active', { hasText: 'Pricing.java' }).waitFor({ timeout: 20000 });
   // The explorer's "Load Profile" offers itself on .otlp files.
   await runCommand('View: Close All Editors');
-  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'async-profiler-outputs' }).first().click();
   const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^ap-multi-alloc\.otlp$/ }).first();
+  for (const folder of ['profiles', 'async-profiler-outputs']) { // expand what is not (opening a file reveals it)
+    const f = page.locator('.explorer-folders-view .monaco-list-row', { hasText: new RegExp(`^${folder}$`) }).first();
+    await f.waitFor();
+    if ((await f.getAttribute('aria-expanded')) !== 'true') await f.click();
+  }
   await row.waitFor();
   await row.click({ button: 'right' });
   const item = page.locator('.monaco-menu .action-item', { hasText: 'Load Profile' }).first();
