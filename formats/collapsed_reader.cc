@@ -5,7 +5,7 @@
 // suffixes give the frame kind and `:LINE` the line; both are stripped from the name.
 #include "formats/collapsed_reader.h"
 
-#include "formats/jvm_names.h"
+#include "formats/frame_text.h"
 #include "formats/profile_builder.h"
 
 #include <charconv>
@@ -15,39 +15,6 @@
 namespace hotlines {
 
 namespace {
-
-// async-profiler's bracketed pseudo-frames: never thread names.
-bool is_pseudo_frame(std::string_view f) {
-  static const std::string_view kPseudo[] = {
-      "[unknown]",       "[unknown_Java]",   "[not_walkable_Java]", "[not_walkable_not_Java]",
-      "[no_Java_frame]", "[deoptimization]", "[safepoint]",         "[vtable stub]",
-      "[itable stub]",   "[GC_active]",      "[truncated]",         "[thread_start]",
-      "[thread_end]",    "[skipped frames]"};
-  for (std::string_view p : kPseudo)
-    if (f == p) return true;
-  return false;
-}
-
-FrameKind kind_of_suffix(char c) {
-  switch (c) {
-  case 'j':
-    return FrameKind::jit;
-  case 'i':
-    return FrameKind::inlined;
-  case '0':
-    return FrameKind::interpreted;
-  case '1':
-    return FrameKind::c1;
-  case 'k':
-    return FrameKind::kernel;
-  case 'n':
-    return FrameKind::native;
-  case 'c':
-    return FrameKind::cpp;
-  default:
-    return FrameKind::unknown;
-  }
-}
 
 class CollapsedParser {
 public:
@@ -164,19 +131,9 @@ private:
   ThreadId thread_of(std::string_view t) {
     auto it = thread_cache_.find(t);
     if (it != thread_cache_.end()) return it->second;
-    std::string_view name = t;
-    int64_t tid = -1;
-    size_t k = t.rfind("tid=");
-    if (k != std::string_view::npos && (k == 0 || t[k - 1] == ' ')) {
-      std::string_view num = t.substr(k + 4);
-      int64_t v = 0;
-      auto [p, ec] = std::from_chars(num.data(), num.data() + num.size(), v);
-      if (ec == std::errc() && p == num.data() + num.size()) {
-        tid = v;
-        name = t.substr(0, k);
-        while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
-      }
-    }
+    std::string_view name;
+    int64_t tid;
+    split_thread_text(t, &name, &tid);
     ThreadId id = b_.thread(name, tid);
     thread_cache_.emplace(std::string(t), id);
     return id;
@@ -185,44 +142,13 @@ private:
   FrameId frame_of(std::string_view f) {
     auto it = frame_cache_.find(f);
     if (it != frame_cache_.end()) return it->second;
-    std::string key(f);
+    const FrameText t = parse_frame_text(f);
     Frame frame;
-    // `_[j]`-style kind suffix.
-    if (f.size() > 4 && f[f.size() - 4] == '_' && f[f.size() - 3] == '[' && f.back() == ']') {
-      FrameKind k = kind_of_suffix(f[f.size() - 2]);
-      if (k != FrameKind::unknown) {
-        frame.kind = k;
-        f.remove_suffix(4);
-      }
-    }
-    // `:LINE` suffix.
-    size_t colon = f.rfind(':');
-    if (colon != std::string_view::npos && colon + 1 < f.size() && colon > 0 &&
-        f[colon - 1] != ':') {
-      int32_t line = 0;
-      std::string_view num = f.substr(colon + 1);
-      auto [p, ec] = std::from_chars(num.data(), num.data() + num.size(), line);
-      if (ec == std::errc() && p == num.data() + num.size() && line > 0) {
-        frame.line = line;
-        f = f.substr(0, colon);
-      }
-    }
-    Function fn;
-    std::string_view cls, method;
-    if (frame.kind != FrameKind::kernel && frame.kind != FrameKind::native &&
-        frame.kind != FrameKind::cpp && split_jvm_frame(f, &cls, &method)) {
-      fn.name = b_.intern(jvm_display_name(cls, method));
-      fn.class_name = b_.intern(cls);
-      fn.method = b_.intern(method);
-    } else if (f.find("$$Lambda") != std::string_view::npos) { // dotted: org.acme.Foo$$Lambda…
-      fn.name = b_.intern(normalize_jvm_class(f));
-    } else {
-      fn.name = b_.intern(f);
-    }
-    fn.system_name = b_.intern(f);
-    frame.function = b_.function(fn);
+    frame.kind = t.kind;
+    frame.line = t.line;
+    frame.function = b_.function(frame_text_function(b_, t.name, t.kind));
     FrameId id = b_.frame(frame);
-    frame_cache_.emplace(std::move(key), id);
+    frame_cache_.emplace(std::string(f), id);
     return id;
   }
 

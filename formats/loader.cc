@@ -5,6 +5,7 @@
 #include "formats/file_reader.h"
 #include "formats/gzip.h"
 #include "formats/jfr_reader.h"
+#include "formats/otlp_reader.h"
 #include "formats/pprof_reader.h"
 
 #include <cstdio>
@@ -31,6 +32,8 @@ std::string_view format_name(Format f) {
     return "pprof";
   case Format::collapsed:
     return "collapsed";
+  case Format::otlp:
+    return "otlp";
   case Format::unknown:
     break;
   }
@@ -98,10 +101,11 @@ std::string hex_prefix(std::string_view d) {
 Format detect_format(std::string_view d, std::string *why) {
   if (d.size() >= 4 && std::memcmp(d.data(), "FLR\0", 4) == 0) return Format::jfr;
   if (looks_like_text(d)) return Format::collapsed;
+  if (looks_like_otlp(d)) return Format::otlp;
   if (looks_like_protobuf(d)) return Format::pprof;
   if (why)
     *why = "unrecognized binary data (first bytes: " + hex_prefix(d) +
-           "); expected JFR, pprof (protobuf), gzip or collapsed text";
+           "); expected JFR, pprof or OTLP (protobuf), gzip or collapsed text";
   return Format::unknown;
 }
 
@@ -130,6 +134,9 @@ LoadResult load_bytes(std::string_view data, const LoadOptions &options) {
     break;
   case Format::collapsed:
     r = read_collapsed(data, options);
+    break;
+  case Format::otlp:
+    r = read_otlp(data, options);
     break;
   case Format::unknown:
     return LoadResult::failure(why, 0);

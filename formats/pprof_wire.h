@@ -1,7 +1,7 @@
 // WireReader: a bounds-checked cursor over protobuf wire format (varints, length-delimited
-// fields, fixed32/64 skipping), used by the pprof reader to decode profile.proto without
-// materializing messages. Never reads past its view; every failure sets error() and makes
-// later calls fail. Offsets are absolute (relative to the whole input). Not thread-safe.
+// fields, fixed64, fixed32 skipping), used by the pprof and OTLP decoders to read their
+// messages without materializing them. Never reads past its view; every failure sets error() and
+// makes later calls fail. Offsets are absolute (relative to the whole input). Not thread-safe.
 #pragma once
 
 #include <cstddef>
@@ -78,6 +78,16 @@ public:
     if (at) *at = offset();
     *out = std::string_view(p_, static_cast<size_t>(n));
     p_ += n;
+    return true;
+  }
+
+  // A little-endian fixed64 value.
+  bool fixed64(uint64_t *v) {
+    if (end_ - p_ < 8) return fail("truncated fixed-width field");
+    uint64_t r = 0;
+    for (int i = 7; i >= 0; i--) r = r << 8 | static_cast<uint8_t>(p_[i]);
+    p_ += 8;
+    *v = r;
     return true;
   }
 

@@ -3,14 +3,15 @@
 // prefix-tree node is turned into pprof locations once however many samples share it.
 #include "formats/pprof_writer.h"
 
-#include "formats/gzip.h"
 #include "formats/pprof_sample_types.h"
+#include "formats/proto_output.h"
+#include "formats/sample_key.h"
+#include "formats/stack_locations.h"
 #include "profile.pb.h"
 
 #include <google/protobuf/arena.h>
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 #include <unordered_map>
 
@@ -37,29 +38,6 @@ public:
 private:
   pb::Profile *out_;
   std::unordered_map<std::string_view, int64_t> ids_;
-};
-
-// A model function the reader made for an unsymbolized location: `0x<hex>`, nothing else but
-// a library. Written back as a location with an address and no lines.
-bool is_address_placeholder(const Profile &p, const Function &f, uint64_t *address) {
-  if (f.file || f.system_name || f.class_name || f.method || f.start_line) return false;
-  std::string_view n = p.str(f.name);
-  if (n.size() < 3 || n.size() > 18 || n[0] != '0' || n[1] != 'x') return false;
-  auto [end, ec] = std::from_chars(n.data() + 2, n.data() + n.size(), *address, 16);
-  return ec == std::errc() && end == n.data() + n.size();
-}
-
-struct SampleKey {
-  StackId stack;
-  ThreadId thread;
-  uint32_t labels;
-  bool operator==(const SampleKey &) const = default;
-};
-struct SampleKeyHash {
-  size_t operator()(const SampleKey &k) const {
-    uint64_t h = (static_cast<uint64_t>(k.stack) << 32 | k.thread) * 0x9E3779B97F4A7C15ull;
-    return static_cast<size_t>(h ^ (h >> 29) ^ k.labels * 0xC2B2AE3D27D4EB4Full);
-  }
 };
 
 class PprofEncoder {
@@ -219,14 +197,8 @@ private:
   // The location of stack node n: its frame plus the frames it is inlined into, up to the
   // first frame that is not inlined. node_next_[n] is the node above that location.
   void location_of_node(StackId n) {
-    std::vector<FrameId> run{p_.stack_frame[n]};
-    StackId top = n;
-    while (p_.frames[p_.stack_frame[top]].kind == FrameKind::inlined &&
-           p_.stack_parent[top] != kNoStack) {
-      top = p_.stack_parent[top];
-      run.push_back(p_.stack_frame[top]);
-    }
-    node_next_[n] = p_.stack_parent[top];
+    std::vector<FrameId> run;
+    node_next_[n] = location_run(p_, n, &run);
     uint64_t id;
     if (run.size() == 1) {
       uint64_t &slot = location_of_frame_[run[0]];
@@ -295,12 +267,7 @@ std::string write_pprof(const Profile &profile, const PprofWriteOptions &options
     if (error) *error = err;
     return {};
   }
-  std::string bytes;
-  if (!out->SerializeToString(&bytes)) {
-    if (error) *error = "pprof writer: the profile is too large for protobuf (2 GiB)";
-    return {};
-  }
-  return options.gzip ? gzip_compress(bytes, options.gzip_level) : bytes;
+  return proto_output(*out, options.gzip, options.gzip_level, "pprof writer", error);
 }
 
 } // namespace hotlines

@@ -1,10 +1,12 @@
 // `hotlines convert IN OUT [--event NAME]... [--format pprof] [--no-aggregate]`: loads any
 // profile and writes it in the format OUT's extension names (.pb.gz / .pprof: gzipped pprof,
 // .pb: raw pprof protobuf, .speedscope.json: speedscope's JSON, one sampled profile per event
-// and thread). IN '-' reads stdin; OUT '-' writes stdout (needs --format).
+// and thread, .otlp: OpenTelemetry profiles, one profile per event; .otlp.gz gzipped). IN '-'
+// reads stdin; OUT '-' writes stdout (needs --format).
 // --event picks events by product event name (cpu, alloc) or pprof sample type name.
 // Threading: Runs on the CLI's main thread; loading uses both cores.
 #include "formats/loader.h"
+#include "formats/otlp_writer.h"
 #include "formats/pprof_sample_types.h"
 #include "formats/pprof_writer.h"
 #include "formats/speedscope_writer.h"
@@ -23,7 +25,8 @@ namespace {
 const FlagSpec kFlags[] = {
     {"event", 'e', true,
      "an event (cpu, alloc) or pprof sample type to write; repeatable (default: all)"},
-    {"format", 0, true, "pprof (gzipped), pprof-raw or speedscope (default: from OUT's extension)"},
+    {"format", 0, true,
+     "pprof (gzipped), pprof-raw, speedscope or otlp (default: from OUT's extension)"},
     {"no-aggregate", 0, false,
      "keep samples with the same stack, thread and labels apart (pprof merges them)"},
 };
@@ -34,14 +37,17 @@ std::string format_of(const std::string &out, std::string *why) {
     return "pprof";
   if (out.ends_with(".pb")) return "pprof-raw";
   if (out.ends_with(".speedscope.json")) return "speedscope";
+  if (out.ends_with(".otlp")) return "otlp";
+  if (out.ends_with(".otlp.gz")) return "otlp-gz";
   if (out.ends_with(".collapsed")) {
-    *why = "convert writes .pb.gz, .pprof, .pb and .speedscope.json; for collapsed stacks use "
-           "`hotlines collapse IN -o " +
-           out + "`";
+    *why =
+        "convert writes .pb.gz, .pprof, .pb, .speedscope.json and .otlp; for collapsed stacks use "
+        "`hotlines collapse IN -o " +
+        out + "`";
     return {};
   }
   *why = "cannot tell the output format from '" + out +
-         "' (supported: .pb.gz, .pprof, .pb, .speedscope.json; or pass --format)";
+         "' (supported: .pb.gz, .pprof, .pb, .speedscope.json, .otlp, .otlp.gz; or pass --format)";
   return {};
 }
 
@@ -54,17 +60,18 @@ int run(const CliFlags &f) {
   if (format.empty()) {
     std::string why;
     if (out == "-")
-      why = "writing to stdout needs --format pprof (or pprof-raw, speedscope)";
+      why = "writing to stdout needs --format pprof (or pprof-raw, speedscope, otlp)";
     else
       format = format_of(out, &why);
     if (format.empty()) {
       fprintf(stderr, "hotlines convert: %s\n", why.c_str());
       return kExitUsage;
     }
-  } else if (format != "pprof" && format != "pprof-raw" && format != "speedscope") {
+  } else if (format != "pprof" && format != "pprof-raw" && format != "speedscope" &&
+             format != "otlp") {
     fprintf(stderr,
             "hotlines convert: unsupported output format '%s' (supported: pprof, pprof-raw, "
-            "speedscope)\n",
+            "speedscope, otlp)\n",
             format.c_str());
     return kExitUsage;
   }
@@ -100,6 +107,12 @@ int run(const CliFlags &f) {
     so.name = base_name(in);
     so.exporter = "hotlines " HOTLINES_VERSION;
     bytes = write_speedscope(p, so, &error);
+  } else if (format == "otlp" || format == "otlp-gz") {
+    OtlpWriteOptions oo;
+    oo.events = options.events;
+    oo.gzip = format == "otlp-gz";
+    oo.version = HOTLINES_VERSION;
+    bytes = write_otlp(p, oo, &error);
   } else {
     bytes = write_pprof(p, options, &error);
   }
@@ -120,9 +133,9 @@ int run(const CliFlags &f) {
 
 const CliCommand kConvertCommand{
     "convert",
-    "convert IN OUT [--event NAME]... [--format pprof|pprof-raw|speedscope] [--no-aggregate]",
-    "write a profile as pprof (.pb.gz, .pprof, .pb) or speedscope (.speedscope.json); '-' is "
-    "stdin or stdout",
+    "convert IN OUT [--event NAME]... [--format pprof|pprof-raw|speedscope|otlp] [--no-aggregate]",
+    "write a profile as pprof (.pb.gz, .pprof, .pb), speedscope (.speedscope.json) or "
+    "OpenTelemetry profiles (.otlp, .otlp.gz); '-' is stdin or stdout",
     kFlags,
     2,
     2,

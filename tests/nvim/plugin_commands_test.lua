@@ -112,6 +112,20 @@ t.run(function()
   t.check(t.wait_redraw(buf, seq), ':HotlinesBaseline without a path redraws')
   t.marks_match_server(buf, 'baseline cleared')
 
+  -- OTLP as async-profiler's jfrconv wrote it from ap-multi.jfr: completed, loaded and drawn
+  -- like the JFR (the same 672 cpu samples, line 15 hot).
+  files = vim.fn.getcompletion('HotlinesLoad profiles/async-profiler-outputs/', 'cmdline')
+  t.check(
+    vim.tbl_contains(files, 'profiles/async-profiler-outputs/ap-multi-cpu-lines.otlp'),
+    ':HotlinesLoad completes .otlp files (got ' .. table.concat(files, ' ') .. ')'
+  )
+  seq = heat.seq
+  vim.cmd('HotlinesLoad profiles/async-profiler-outputs/ap-multi-cpu-lines.otlp')
+  t.check(t.wait_redraw(buf, seq, 20000), ':HotlinesLoad of an .otlp file redraws')
+  ann = t.marks_match_server(buf, 'ap-multi-cpu-lines.otlp')
+  t.check(ann.total.count == 672, 'the OTLP heat is 672 cpu samples (got ' .. ann.total.count .. ')')
+  t.check(t.marks(buf)[15] ~= nil, 'line 15 is marked from the OTLP profile')
+
   -- Back to ap-cpu.jfr for the lists (loading it again makes it the active profile).
   seq = heat.seq
   vim.cmd('HotlinesLoad profiles/ap-cpu.jfr')

@@ -743,3 +743,38 @@ test('hotlines.profiles in the workspace settings loads the listed profile', asy
   assert.match(await pane.locator('.monaco-list-row', { hasText: 'jdk-profile.jfr' }).first().innerText(), new RegExp(`${loaded.samples} samples`));
   await shot('settings-profiles');
 });
+
+test('an .otlp file opens in the profile editor and loads from the explorer like a JFR', async () => {
+  await runCommand('View: Close All Editors');
+  const name = 'ap-multi-cpu-lines.otlp';
+  const loaded = await truth.request('hotlines/loadProfile', { path: path.join(folder, 'profiles/async-profiler-outputs', name) });
+  assert.equal(loaded.format, 'otlp');
+  await quickOpen(name);
+  await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ timeout: 20000 });
+  await page.locator('.statusbar-item', { hasText: name }).first().waitFor({ timeout: 60000 });
+  const frame = await flameFrame({ root: loaded.events.find((e) => e.name === loaded.defaultEvent).count });
+  assert.ok(frame, 'the profile editor shows the OTLP flame graph with the server\'s total');
+  await shot('profile-editor-otlp');
+  // Navigation: a double-click on discount opens Pricing.java at the frame's line.
+  const boxes = await frame.evaluate(() => window.hotlines.app.frames().filter((f) => f.name.endsWith('Pricing.discount')));
+  assert.ok(boxes.length > 0, 'discount is drawn');
+  const box = boxes.sort((a, b) => b.width - a.width)[0];
+  await frame.locator('body').dblclick({ position: { x: box.x + box.width / 2, y: box.y + box.height / 2 } });
+  await page.locator('.tabs-container .tab.active', { hasText: 'Pricing.java' }).waitFor({ timeout: 20000 });
+  // The explorer's "Load Profile" offers itself on .otlp files.
+  await runCommand('View: Close All Editors');
+  const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^ap-multi-alloc\.otlp$/ }).first();
+  for (const folder of ['profiles', 'async-profiler-outputs']) { // expand what is not (opening a file reveals it)
+    const f = page.locator('.explorer-folders-view .monaco-list-row', { hasText: new RegExp(`^${folder}$`) }).first();
+    await f.waitFor();
+    if ((await f.getAttribute('aria-expanded')) !== 'true') await f.click();
+  }
+  await row.waitFor();
+  await row.click({ button: 'right' });
+  const item = page.locator('.monaco-menu .action-item', { hasText: 'Load Profile' }).first();
+  await item.waitFor();
+  await page.waitForTimeout(800); // the menu ignores clicks while it opens
+  await item.click();
+  await page.locator('.statusbar-item', { hasText: 'ap-multi-alloc.otlp' }).first().waitFor({ timeout: 60000 });
+  assert.match(await page.locator('.statusbar-item', { hasText: 'ap-multi-alloc.otlp' }).first().innerText(), /ap-multi-alloc\.otlp · alloc/);
+});

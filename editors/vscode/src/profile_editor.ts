@@ -1,5 +1,5 @@
-// Profile files open in hotlines: a read-only custom editor for *.jfr, *.jfr.gz, *.pb.gz and
-// *.pprof (the default editor for them) and *.collapsed (on request: "Open With…"). Opening
+// Profile files open in hotlines: a read-only custom editor for *.jfr, *.jfr.gz, *.pb.gz,
+// *.pprof, *.otlp and *.otlp.gz (the default editor for them) and *.collapsed (on request: "Open With…"). Opening
 // one — a double-click in the explorer, a file dropped on the editor area, "Open File…" —
 // loads it into the server (with progress, the same as "Load Profile…") and shows its flame
 // graph, redrawn when the file is rewritten. Closing the editor keeps the profile loaded.

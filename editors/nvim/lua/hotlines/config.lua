@@ -74,7 +74,7 @@ M.defaults = {
     debounce_ms = 200,
   },
   hot_limit = 50,
-  profile_extensions = { '.jfr', '.jfr.gz', '.pb.gz', '.pb', '.pprof', '.collapsed', '.prof' },
+  profile_extensions = { '.jfr', '.jfr.gz', '.pb.gz', '.pb', '.pprof', '.otlp', '.otlp.gz', '.collapsed', '.prof' },
   run_env = {},
   run_timeout_ms = 0,
   run_output = 'split',
