@@ -5,53 +5,19 @@
 // suffixes give the frame kind and `:LINE` the line; both are stripped from the name.
 #include "formats/collapsed_reader.h"
 
-#include "formats/jvm_names.h"
+#include "formats/collapsed_frames.h"
 #include "formats/profile_builder.h"
 
 #include <charconv>
-#include <unordered_map>
 #include <vector>
 
 namespace hotlines {
 
 namespace {
 
-// async-profiler's bracketed pseudo-frames: never thread names.
-bool is_pseudo_frame(std::string_view f) {
-  static const std::string_view kPseudo[] = {
-      "[unknown]",       "[unknown_Java]",   "[not_walkable_Java]", "[not_walkable_not_Java]",
-      "[no_Java_frame]", "[deoptimization]", "[safepoint]",         "[vtable stub]",
-      "[itable stub]",   "[GC_active]",      "[truncated]",         "[thread_start]",
-      "[thread_end]",    "[skipped frames]"};
-  for (std::string_view p : kPseudo)
-    if (f == p) return true;
-  return false;
-}
-
-FrameKind kind_of_suffix(char c) {
-  switch (c) {
-  case 'j':
-    return FrameKind::jit;
-  case 'i':
-    return FrameKind::inlined;
-  case '0':
-    return FrameKind::interpreted;
-  case '1':
-    return FrameKind::c1;
-  case 'k':
-    return FrameKind::kernel;
-  case 'n':
-    return FrameKind::native;
-  case 'c':
-    return FrameKind::cpp;
-  default:
-    return FrameKind::unknown;
-  }
-}
-
 class CollapsedParser {
 public:
-  explicit CollapsedParser(const LoadOptions &options) : options_(options) {
+  explicit CollapsedParser(const LoadOptions &options) : options_(options), names_(b_) {
     event_ = b_.event("samples", "samples");
     b_.event_at(event_).sources.push_back(b_.intern("collapsed"));
   }
@@ -122,9 +88,9 @@ private:
       start = stop + 1;
       if (f.empty()) return "empty frame";
       if (first && threaded_ && f.size() >= 2 && f.front() == '[' && f.back() == ']') {
-        thread = thread_of(f.substr(1, f.size() - 2));
+        thread = names_.thread(f.substr(1, f.size() - 2));
       } else {
-        frames_.push_back(frame_of(f));
+        frames_.push_back(names_.frame(f));
       }
       first = false;
       if (semi == std::string_view::npos) break;
@@ -154,92 +120,19 @@ private:
       size_t semi = line.find(';');
       size_t sp = line.find_last_of(' ');
       std::string_view first = line.substr(0, std::min(semi, sp));
-      if (first.size() >= 2 && first.front() == '[' && first.back() == ']' &&
-          !is_pseudo_frame(first))
-        threaded++;
+      if (CollapsedFrames::is_thread_frame(first)) threaded++;
     }
     return lines > 0 && threaded == lines;
   }
 
-  ThreadId thread_of(std::string_view t) {
-    auto it = thread_cache_.find(t);
-    if (it != thread_cache_.end()) return it->second;
-    std::string_view name = t;
-    int64_t tid = -1;
-    size_t k = t.rfind("tid=");
-    if (k != std::string_view::npos && (k == 0 || t[k - 1] == ' ')) {
-      std::string_view num = t.substr(k + 4);
-      int64_t v = 0;
-      auto [p, ec] = std::from_chars(num.data(), num.data() + num.size(), v);
-      if (ec == std::errc() && p == num.data() + num.size()) {
-        tid = v;
-        name = t.substr(0, k);
-        while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
-      }
-    }
-    ThreadId id = b_.thread(name, tid);
-    thread_cache_.emplace(std::string(t), id);
-    return id;
-  }
-
-  FrameId frame_of(std::string_view f) {
-    auto it = frame_cache_.find(f);
-    if (it != frame_cache_.end()) return it->second;
-    std::string key(f);
-    Frame frame;
-    // `_[j]`-style kind suffix.
-    if (f.size() > 4 && f[f.size() - 4] == '_' && f[f.size() - 3] == '[' && f.back() == ']') {
-      FrameKind k = kind_of_suffix(f[f.size() - 2]);
-      if (k != FrameKind::unknown) {
-        frame.kind = k;
-        f.remove_suffix(4);
-      }
-    }
-    // `:LINE` suffix.
-    size_t colon = f.rfind(':');
-    if (colon != std::string_view::npos && colon + 1 < f.size() && colon > 0 &&
-        f[colon - 1] != ':') {
-      int32_t line = 0;
-      std::string_view num = f.substr(colon + 1);
-      auto [p, ec] = std::from_chars(num.data(), num.data() + num.size(), line);
-      if (ec == std::errc() && p == num.data() + num.size() && line > 0) {
-        frame.line = line;
-        f = f.substr(0, colon);
-      }
-    }
-    Function fn;
-    std::string_view cls, method;
-    if (frame.kind != FrameKind::kernel && frame.kind != FrameKind::native &&
-        frame.kind != FrameKind::cpp && split_jvm_frame(f, &cls, &method)) {
-      fn.name = b_.intern(jvm_display_name(cls, method));
-      fn.class_name = b_.intern(cls);
-      fn.method = b_.intern(method);
-    } else if (f.find("$$Lambda") != std::string_view::npos) { // dotted: org.acme.Foo$$Lambda…
-      fn.name = b_.intern(normalize_jvm_class(f));
-    } else {
-      fn.name = b_.intern(f);
-    }
-    fn.system_name = b_.intern(f);
-    frame.function = b_.function(fn);
-    FrameId id = b_.frame(frame);
-    frame_cache_.emplace(std::move(key), id);
-    return id;
-  }
-
-  struct Hash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
-  };
-
   static constexpr ThreadId kNoThread = UINT32_MAX;
   const LoadOptions &options_;
   ProfileBuilder b_;
+  CollapsedFrames names_;
   ThreadId unnamed_thread_ = kNoThread;
   bool threaded_ = false;
   EventId event_;
   std::vector<FrameId> frames_;
-  std::unordered_map<std::string, FrameId, Hash, std::equal_to<>> frame_cache_;
-  std::unordered_map<std::string, ThreadId, Hash, std::equal_to<>> thread_cache_;
   int64_t good_lines_ = 0, bad_lines_ = 0, first_bad_line_ = -1;
   std::string first_bad_text_, first_bad_reason_;
 };

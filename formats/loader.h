@@ -1,5 +1,6 @@
 // Loading a profile from bytes or a file: detects the format by content (gzip -> inflate and
-// detect again, JFR magic, protobuf, else collapsed text) and calls the matching reader.
+// detect again, JFR magic, protobuf, async-profiler's HTML page or text output, else collapsed
+// text) and calls the matching reader.
 #pragma once
 
 #include "formats/load_result.h"
@@ -9,7 +10,7 @@
 
 namespace hotlines {
 
-enum class Format { unknown, jfr, pprof, collapsed };
+enum class Format { unknown, jfr, pprof, collapsed, ap_html, ap_text };
 
 std::string_view format_name(Format f);
 // Detects the format of uncompressed data. `why` receives a description when unknown.
