@@ -103,8 +103,9 @@ std::string hex_prefix(std::string_view d) {
 
 Format detect_format(std::string_view d, std::string *why) {
   if (d.size() >= 4 && std::memcmp(d.data(), "FLR\0", 4) == 0) return Format::jfr;
+  // Before the text test: a heatmap page inlines its data as control characters.
+  if (looks_like_html(d)) return Format::ap_html;
   if (looks_like_text(d)) {
-    if (looks_like_html(d)) return Format::ap_html;
     if (looks_like_ap_text(d)) return Format::ap_text;
     return Format::collapsed;
   }

