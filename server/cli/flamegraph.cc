@@ -8,8 +8,8 @@
 // use both cores.
 #include "server/cli/commands.h"
 #include "server/cli/input.h"
-#include "server/engine/view_weights.h"
 #include "server/engine/name_pattern.h"
+#include "server/engine/view_weights.h"
 #include "server/sources/profile_resolution.h"
 #include "server/web/flame_document.h"
 #include "server/web/web_view_bundle.h"

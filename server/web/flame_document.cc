@@ -2,11 +2,11 @@
 // Threading: Runs on the calling thread; reads the shared, immutable index only.
 #include "server/web/flame_document.h"
 
-#include "server/engine/view_weights.h"
 #include "server/engine/callee_shape.h"
 #include "server/engine/function_keys.h"
 #include "server/engine/query_tree.h"
 #include "server/engine/view_filter.h"
+#include "server/engine/view_weights.h"
 #include "server/sources/profile_resolution.h"
 
 #include <algorithm>
