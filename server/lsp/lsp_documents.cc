@@ -88,9 +88,8 @@ void LspServer::on_did_change_watched_files(const json &params) {
   for (const json &c : params["changes"]) {
     if (!c.is_object() || !c.contains("uri") || !c["uri"].is_string()) continue;
     std::string path = path_of_uri(c["uri"].get<std::string>());
-    int64_t type = c.contains("type") && c["type"].is_number_integer()
-                       ? c["type"].get<int64_t>()
-                       : 2; // 1 created, 2 changed, 3 deleted
+    int64_t type = c.contains("type") && c["type"].is_number_integer() ? c["type"].get<int64_t>()
+                                                                       : 2; // 1 created, 2 changed, 3 deleted
     bool profile = false;
     for (const auto &[id, lp] : session_.profiles.all()) {
       if (lp.path != path) continue;
