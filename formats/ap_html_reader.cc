@@ -20,6 +20,7 @@
 #include "formats/collapsed_frames.h"
 #include "formats/profile_builder.h"
 
+#include <cctype>
 #include <charconv>
 #include <string>
 #include <vector>

@@ -11,10 +11,6 @@ using json = nlohmann::json;
 
 namespace {
 
-std::string outputs(const std::string &name) {
-  return java_profile("async-profiler-outputs/" + name);
-}
-
 TEST(CliApOutputs, InfoNamesEachFormat) {
   const std::pair<const char *, const char *> files[] = {
       {"ap-multi-cpu-lines.html", "async-profiler-html"},
@@ -22,13 +18,13 @@ TEST(CliApOutputs, InfoNamesEachFormat) {
       {"ap-cpu-traces.txt.gz", "async-profiler-text"},
       {"ap-cpu-flat.txt", "async-profiler-text"}};
   for (const auto &[file, format] : files) {
-    CliRun r = hotlines_cli("info " + outputs(file) + " --json");
+    CliRun r = hotlines_cli("info " + ap_output(file) + " --json");
     ASSERT_EQ(r.status, 0) << file << ": " << r.err;
     json j = json::parse(r.out);
     EXPECT_EQ(j["format"], format) << file;
     EXPECT_EQ(j["self_only"], std::string(file) == "ap-cpu-flat.txt") << file;
   }
-  CliRun r = hotlines_cli("info " + outputs("ap-multi-heatmap.html.gz"));
+  CliRun r = hotlines_cli("info " + ap_output("ap-multi-heatmap.html.gz"));
   EXPECT_EQ(r.status, 3);
   EXPECT_NE(r.err.find("heatmap"), std::string::npos) << r.err;
 }
@@ -36,7 +32,7 @@ TEST(CliApOutputs, InfoNamesEachFormat) {
 // The editor's question, asked of the page alone: Pricing.java's lines as the JFR has them.
 TEST(CliApOutputs, PageLinesEqualTheJfrs) {
   CliRun a =
-      hotlines_cli("lines " + outputs("ap-multi-cpu-lines.html") + " --file Pricing.java --json");
+      hotlines_cli("lines " + ap_output("ap-multi-cpu-lines.html") + " --file Pricing.java --json");
   CliRun b =
       hotlines_cli("lines " + java_profile("ap-multi.jfr") + " -e cpu --file Pricing.java --json");
   ASSERT_EQ(a.status, 0) << a.err;
@@ -49,7 +45,7 @@ TEST(CliApOutputs, PageLinesEqualTheJfrs) {
 }
 
 TEST(CliApOutputs, FlatListHasSelfButNoTotals) {
-  const std::string flat = outputs("ap-cpu-flat.txt");
+  const std::string flat = ap_output("ap-cpu-flat.txt");
   CliRun r = hotlines_cli("hot " + flat + " --json --top 3");
   ASSERT_EQ(r.status, 0) << r.err;
   json j = json::parse(r.out);
@@ -71,7 +67,7 @@ TEST(CliApOutputs, FlatListHasSelfButNoTotals) {
   r = hotlines_cli("flamegraph " + flat + " -o " + temp_dir() + "/flat.html");
   EXPECT_EQ(r.status, 3);
   // A full profile of the same program answers them.
-  EXPECT_EQ(hotlines_cli("tree " + outputs("ap-cpu-traces.txt.gz")).status, 0);
+  EXPECT_EQ(hotlines_cli("tree " + ap_output("ap-cpu-traces.txt.gz")).status, 0);
 }
 
 } // namespace

@@ -17,10 +17,6 @@ using namespace hotlines::test;
 
 namespace {
 
-std::string outputs(const std::string &name) {
-  return java_profile("async-profiler-outputs/" + name);
-}
-
 std::shared_ptr<const ProfileIndex> load(const std::string &file) {
   LoadResult r = load_profile_file(file);
   EXPECT_TRUE(r.ok()) << r.describe();
@@ -80,7 +76,7 @@ class JfrconvPage : public ::testing::TestWithParam<Page> {};
 
 TEST_P(JfrconvPage, AnswersEqualTheJfr) {
   const Page &page = GetParam();
-  auto html = load(outputs(page.file));
+  auto html = load(ap_output(page.file));
   auto jfr = load(java_profile("ap-multi.jfr"));
   ASSERT_TRUE(html && jfr);
   const Profile &p = html->profile();

@@ -2,10 +2,9 @@
 // totals, the program's known hot spots), the event each page loads as, the heatmap refusal,
 // and malformed pages (each error names its line). Equality with the JFR the jfrconv pages
 // were made from is in tests/unit/engine/query_ap_outputs_test.cc.
+#include "ap_test_util.h"
 #include "formats/ap_html_reader.h"
-#include "formats/gzip.h"
 #include "formats/loader.h"
-#include "test_util.h"
 
 #include <gtest/gtest.h>
 
@@ -17,19 +16,6 @@ using namespace hotlines;
 using namespace hotlines::test;
 
 namespace {
-
-std::string outputs(const std::string &name) {
-  return java_profile("async-profiler-outputs/" + name);
-}
-
-// A fixture's text, inflated when it is stored gzipped.
-std::string page_text(const std::string &name) {
-  std::string bytes = read_file(outputs(name)), text;
-  if (!is_gzip(bytes)) return bytes;
-  std::string err;
-  EXPECT_TRUE(gunzip(bytes, &text, &err)) << err;
-  return text;
-}
 
 // The root's width as the page prints it: its first node call after the frame names,
 // `n(3,1510)`, is the whole flame graph (`all`).
@@ -86,9 +72,9 @@ int64_t line_of(const std::string &text, const std::string &needle) {
 TEST(ApHtmlReader, AgentPagesAddUpToTheirPrintedTotals) {
   for (const char *name : {"ap-cpu-flame.html.gz", "ap-cpu-tree.html.gz"}) {
     SCOPED_TRACE(name);
-    const std::string text = page_text(name);
+    const std::string text = ap_output_text(name);
     EXPECT_EQ(detect_format(text), Format::ap_html);
-    LoadResult r = load_profile_file(outputs(name)); // gzip is transparent
+    LoadResult r = load_profile_file(ap_output(name)); // gzip is transparent
     ASSERT_TRUE(r.ok()) << r.describe();
     const Profile &p = *r.profile;
     EXPECT_EQ(p.check_valid(), "");
@@ -123,12 +109,13 @@ TEST(ApHtmlReader, AgentPagesAddUpToTheirPrintedTotals) {
 // An allocation page's stacks end in the allocated class, which is not code: the weight stays
 // on the allocating frame, and the class leaves no frame behind.
 TEST(ApHtmlReader, AllocationClassesAreNotFrames) {
-  LoadResult r = load_profile_file(outputs("ap-multi-alloc-total.html.gz"));
+  LoadResult r = load_profile_file(ap_output("ap-multi-alloc-total.html.gz"));
   ASSERT_TRUE(r.ok()) << r.describe();
   const Profile &p = *r.profile;
   EXPECT_EQ(p.str(p.events[0].name), "alloc");
   EXPECT_EQ(p.str(p.events[0].unit), "bytes");
-  EXPECT_EQ(p.events[0].total_value, printed_root_width(page_text("ap-multi-alloc-total.html.gz")));
+  EXPECT_EQ(p.events[0].total_value,
+            printed_root_width(ap_output_text("ap-multi-alloc-total.html.gz")));
   for (const Function &f : p.functions)
     for (const char *cls : {"byte[]", "java.lang.String", "java.lang.Object[]"})
       EXPECT_NE(p.str(f.name), cls);
@@ -141,9 +128,9 @@ TEST(ApHtmlReader, AllocationClassesAreNotFrames) {
 }
 
 TEST(ApHtmlReader, HeatmapIsRefusedWithTheReason) {
-  const std::string text = page_text("ap-multi-heatmap.html.gz");
+  const std::string text = ap_output_text("ap-multi-heatmap.html.gz");
   EXPECT_EQ(detect_format(text), Format::ap_html);
-  LoadResult r = load_profile_file(outputs("ap-multi-heatmap.html.gz"));
+  LoadResult r = load_profile_file(ap_output("ap-multi-heatmap.html.gz"));
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error.find("heatmap"), std::string::npos) << r.error;
   EXPECT_NE(r.error.find("20 ms"), std::string::npos) << r.error;
@@ -161,7 +148,7 @@ TEST(ApHtmlReader, OtherHtmlIsAClearError) {
 
 // Each malformed page fails at the line that broke it, never with a crash.
 TEST(ApHtmlReader, MalformedPagesNameTheLine) {
-  const std::string good = page_text("ap-multi-cpu-lines.html");
+  const std::string good = ap_output_text("ap-multi-cpu-lines.html");
   ASSERT_TRUE(load_text(good).ok());
   struct Case {
     const char *what, *from, *to, *error;

@@ -2,10 +2,9 @@
 // their printed totals and shares recomputed from the text independently (regular
 // expressions here, not the reader's parser), the program's known hot spots, the self-only
 // profile of a flat list, a cut listing's warning, and malformed files (errors name the line).
+#include "ap_test_util.h"
 #include "formats/ap_text_reader.h"
-#include "formats/gzip.h"
 #include "formats/loader.h"
-#include "test_util.h"
 
 #include <gtest/gtest.h>
 
@@ -18,18 +17,6 @@ using namespace hotlines;
 using namespace hotlines::test;
 
 namespace {
-
-std::string outputs(const std::string &name) {
-  return java_profile("async-profiler-outputs/" + name);
-}
-
-std::string text_of(const std::string &name) {
-  std::string bytes = read_file(outputs(name)), text;
-  if (!is_gzip(bytes)) return bytes;
-  std::string err;
-  EXPECT_TRUE(gunzip(bytes, &text, &err)) << err;
-  return text;
-}
 
 // What the text prints: `Total samples`, and per block (or flat row) weight, share, samples.
 struct Printed {
@@ -75,7 +62,7 @@ std::vector<std::string> top_self(const Profile &p, size_t n) {
 } // namespace
 
 TEST(ApTextReader, TracesAddUpToTheirPrintedTotals) {
-  const std::string text = text_of("ap-cpu-traces.txt.gz");
+  const std::string text = ap_output_text("ap-cpu-traces.txt.gz");
   EXPECT_EQ(detect_format(text), Format::ap_text);
   const Printed want = printed(text, kTraceRow);
   ASSERT_GT(want.rows, 300);
@@ -85,7 +72,7 @@ TEST(ApTextReader, TracesAddUpToTheirPrintedTotals) {
   for (const auto &[w, pct] : want.weight_pct)
     EXPECT_NEAR(100.0 * static_cast<double>(w) / static_cast<double>(want.weight), pct, 0.005);
 
-  LoadResult r = load_profile_file(outputs("ap-cpu-traces.txt.gz"));
+  LoadResult r = load_profile_file(ap_output("ap-cpu-traces.txt.gz"));
   ASSERT_TRUE(r.ok()) << r.describe();
   const Profile &p = *r.profile;
   EXPECT_EQ(p.check_valid(), "");
@@ -119,14 +106,14 @@ TEST(ApTextReader, TracesAddUpToTheirPrintedTotals) {
 }
 
 TEST(ApTextReader, FlatListIsASelfOnlyProfile) {
-  const std::string text = text_of("ap-cpu-flat.txt");
+  const std::string text = ap_output_text("ap-cpu-flat.txt");
   const Printed want = printed(text, kFlatRow);
   ASSERT_GT(want.rows, 100);
   EXPECT_EQ(want.samples, want.total_samples);
   for (const auto &[w, pct] : want.weight_pct)
     EXPECT_NEAR(100.0 * static_cast<double>(w) / static_cast<double>(want.weight), pct, 0.005);
 
-  LoadResult r = load_profile_file(outputs("ap-cpu-flat.txt"));
+  LoadResult r = load_profile_file(ap_output("ap-cpu-flat.txt"));
   ASSERT_TRUE(r.ok()) << r.describe();
   const Profile &p = *r.profile;
   EXPECT_EQ(p.check_valid(), "");
@@ -146,7 +133,7 @@ TEST(ApTextReader, FlatListIsASelfOnlyProfile) {
 // async-profiler's `traces=N` prints only the heaviest N stacks: the shares no longer add up
 // from the listed weights, and the load says how much of the profile the file holds.
 TEST(ApTextReader, ACutListingSaysWhatItHolds) {
-  const std::string text = text_of("ap-cpu-traces.txt.gz");
+  const std::string text = ap_output_text("ap-cpu-traces.txt.gz");
   size_t cut = 0;
   for (int block = 0; block <= 20; block++) cut = text.find("\n--- ", cut + 1);
   const std::string first20 = text.substr(0, cut + 1);
@@ -163,7 +150,7 @@ TEST(ApTextReader, ACutListingSaysWhatItHolds) {
 }
 
 TEST(ApTextReader, MalformedFilesNameTheLine) {
-  const std::string good = text_of("ap-cpu-traces.txt.gz");
+  const std::string good = ap_output_text("ap-cpu-traces.txt.gz");
   struct Case {
     const char *what, *from, *to, *error;
   };
