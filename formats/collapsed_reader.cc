@@ -5,11 +5,10 @@
 // suffixes give the frame kind and `:LINE` the line; both are stripped from the name.
 #include "formats/collapsed_reader.h"
 
-#include "formats/frame_text.h"
+#include "formats/collapsed_frames.h"
 #include "formats/profile_builder.h"
 
 #include <charconv>
-#include <unordered_map>
 #include <vector>
 
 namespace hotlines {
@@ -18,7 +17,7 @@ namespace {
 
 class CollapsedParser {
 public:
-  explicit CollapsedParser(const LoadOptions &options) : options_(options) {
+  explicit CollapsedParser(const LoadOptions &options) : options_(options), names_(b_) {
     event_ = b_.event("samples", "samples");
     b_.event_at(event_).sources.push_back(b_.intern("collapsed"));
   }
@@ -89,9 +88,9 @@ private:
       start = stop + 1;
       if (f.empty()) return "empty frame";
       if (first && threaded_ && f.size() >= 2 && f.front() == '[' && f.back() == ']') {
-        thread = thread_of(f.substr(1, f.size() - 2));
+        thread = names_.thread(f.substr(1, f.size() - 2));
       } else {
-        frames_.push_back(frame_of(f));
+        frames_.push_back(names_.frame(f));
       }
       first = false;
       if (semi == std::string_view::npos) break;
@@ -121,51 +120,19 @@ private:
       size_t semi = line.find(';');
       size_t sp = line.find_last_of(' ');
       std::string_view first = line.substr(0, std::min(semi, sp));
-      if (first.size() >= 2 && first.front() == '[' && first.back() == ']' &&
-          !is_pseudo_frame(first))
-        threaded++;
+      if (CollapsedFrames::is_thread_frame(first)) threaded++;
     }
     return lines > 0 && threaded == lines;
   }
 
-  ThreadId thread_of(std::string_view t) {
-    auto it = thread_cache_.find(t);
-    if (it != thread_cache_.end()) return it->second;
-    std::string_view name;
-    int64_t tid;
-    split_thread_text(t, &name, &tid);
-    ThreadId id = b_.thread(name, tid);
-    thread_cache_.emplace(std::string(t), id);
-    return id;
-  }
-
-  FrameId frame_of(std::string_view f) {
-    auto it = frame_cache_.find(f);
-    if (it != frame_cache_.end()) return it->second;
-    const FrameText t = parse_frame_text(f);
-    Frame frame;
-    frame.kind = t.kind;
-    frame.line = t.line;
-    frame.function = b_.function(frame_text_function(b_, t.name, t.kind));
-    FrameId id = b_.frame(frame);
-    frame_cache_.emplace(std::string(f), id);
-    return id;
-  }
-
-  struct Hash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
-  };
-
   static constexpr ThreadId kNoThread = UINT32_MAX;
   const LoadOptions &options_;
   ProfileBuilder b_;
+  CollapsedFrames names_;
   ThreadId unnamed_thread_ = kNoThread;
   bool threaded_ = false;
   EventId event_;
   std::vector<FrameId> frames_;
-  std::unordered_map<std::string, FrameId, Hash, std::equal_to<>> frame_cache_;
-  std::unordered_map<std::string, ThreadId, Hash, std::equal_to<>> thread_cache_;
   int64_t good_lines_ = 0, bad_lines_ = 0, first_bad_line_ = -1;
   std::string first_bad_text_, first_bad_reason_;
 };

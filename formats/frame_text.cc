@@ -32,16 +32,19 @@ FrameKind kind_of_suffix(char c) {
 
 } // namespace
 
-FrameText parse_frame_text(std::string_view f) {
-  FrameText t;
-  // `_[j]`-style kind suffix.
+FrameKind take_kind_suffix(std::string_view *frame) {
+  std::string_view f = *frame;
   if (f.size() > 4 && f[f.size() - 4] == '_' && f[f.size() - 3] == '[' && f.back() == ']') {
     FrameKind k = kind_of_suffix(f[f.size() - 2]);
-    if (k != FrameKind::unknown) {
-      t.kind = k;
-      f.remove_suffix(4);
-    }
+    if (k != FrameKind::unknown) frame->remove_suffix(4);
+    return k;
   }
+  return FrameKind::unknown;
+}
+
+FrameText parse_frame_text(std::string_view f) {
+  FrameText t;
+  t.kind = take_kind_suffix(&f);
   // `:LINE` suffix.
   size_t colon = f.rfind(':');
   if (colon != std::string_view::npos && colon + 1 < f.size() && colon > 0 && f[colon - 1] != ':') {

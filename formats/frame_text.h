@@ -1,7 +1,8 @@
-// Frames and threads written as text the way async-profiler writes them (collapsed stacks,
-// and the function names of its OTLP output): a `_[j]`-style kind suffix, a `:LINE` suffix,
-// JVM frames as `org/acme/shop/Pricing.discount`, and thread frames `[name tid=N]`. The
-// collapsed and OTLP readers share these rules, so the same frame gets the same function.
+// Frames and threads written as text the way async-profiler writes them (collapsed stacks, its
+// HTML and text outputs, the function names of its OTLP output): a `_[j]`-style kind suffix,
+// a `:LINE` suffix, JVM frames as `org/acme/shop/Pricing.discount`, and thread frames
+// `[name tid=N]`. Every one of those readers follows these rules (CollapsedFrames caches them
+// per builder), so the same frame gets the same function.
 // Pure functions; thread-safe.
 #pragma once
 
@@ -18,6 +19,10 @@ struct FrameText {
   FrameKind kind = FrameKind::unknown;
   int32_t line = 0; // 0 when there is no `:LINE`
 };
+
+// Takes a `_[x]` kind suffix (j, i, 0, 1, k, n, c) off *frame and returns its kind; unknown
+// (and *frame untouched) when there is none.
+FrameKind take_kind_suffix(std::string_view *frame);
 
 // Splits `name:LINE_[x]` (each suffix optional) into its parts.
 FrameText parse_frame_text(std::string_view frame);

@@ -100,4 +100,50 @@ bool split_jvm_frame(std::string_view f, std::string_view *cls, std::string_view
   return true;
 }
 
+namespace {
+
+bool is_java_identifier(std::string_view s) {
+  if (s.empty() || is_digit(s[0])) return false;
+  for (char ch : s)
+    if (!(isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '$' ||
+          static_cast<unsigned char>(ch) >= 0x80))
+      return false;
+  return true;
+}
+
+} // namespace
+
+std::string slashed_jvm_frame(std::string_view f) {
+  const size_t dot = f.rfind('.');
+  if (dot == std::string_view::npos || dot == 0) return {};
+  const std::string_view method = f.substr(dot + 1), cls = f.substr(0, dot);
+  if (!is_java_identifier(method) && method != "<init>" && method != "<clinit>") return {};
+  // Segments of the class: identifiers, or a hidden class's `0x…` address / number (after a
+  // dot, or a slash on JDK 21: `Main$$Lambda/0x…`).
+  std::string_view simple;
+  for (size_t start = 0; start <= cls.size();) {
+    size_t end = cls.find_first_of("./", start);
+    if (end == std::string_view::npos) end = cls.size();
+    const std::string_view seg = cls.substr(start, end - start);
+    if (end < cls.size() && cls[end] == '/' && (end + 1 >= cls.size() || !is_digit(cls[end + 1])))
+      return {};
+    if (!seg.empty() && is_digit(seg[0])) {
+      if (simple.empty()) return {}; // an address needs a class before it
+      for (char ch : seg.substr(seg.size() > 1 && (seg[1] == 'x' || seg[1] == 'X') ? 2 : 0))
+        if (!is_hex(ch)) return {};
+    } else if (is_java_identifier(seg)) {
+      simple = seg;
+    } else {
+      return {};
+    }
+    start = end + 1;
+  }
+  if (!(simple[0] >= 'A' && simple[0] <= 'Z') && simple.find('$') == std::string_view::npos)
+    return {};
+  std::string out(f);
+  for (size_t i = 0; i < dot; i++)
+    if (out[i] == '.' && !is_digit(out[i + 1])) out[i] = '/';
+  return out;
+}
+
 } // namespace hotlines

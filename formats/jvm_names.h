@@ -28,4 +28,12 @@ std::string jvm_display_name(std::string_view internal_class, std::string_view m
 bool split_jvm_frame(std::string_view frame, std::string_view *internal_class,
                      std::string_view *method);
 
+// async-profiler's dotted frame names (its text output, `dot` style) in the slashed form its
+// collapsed output writes: `org.acme.shop.Main$$Lambda$1.0x7f…c30.run` ->
+// `org/acme/shop/Main$$Lambda$1.0x7f…c30.run` (a dot before a digit is part of a hidden class
+// name and stays). Returns "" unless the frame is `package.Class.method` (or
+// `Class.method`): Java identifiers, the class's simple name capitalised or with a `$`, so that
+// native names such as `foo.cold` or `finish_task_switch.isra.0` are left alone.
+std::string slashed_jvm_frame(std::string_view dotted);
+
 } // namespace hotlines

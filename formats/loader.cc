@@ -1,6 +1,8 @@
 // Format detection and dispatch to the readers (see loader.h).
 #include "formats/loader.h"
 
+#include "formats/ap_html_reader.h"
+#include "formats/ap_text_reader.h"
 #include "formats/collapsed_reader.h"
 #include "formats/file_reader.h"
 #include "formats/gzip.h"
@@ -34,6 +36,10 @@ std::string_view format_name(Format f) {
     return "collapsed";
   case Format::otlp:
     return "otlp";
+  case Format::ap_html:
+    return "async-profiler-html";
+  case Format::ap_text:
+    return "async-profiler-text";
   case Format::unknown:
     break;
   }
@@ -100,7 +106,12 @@ std::string hex_prefix(std::string_view d) {
 
 Format detect_format(std::string_view d, std::string *why) {
   if (d.size() >= 4 && std::memcmp(d.data(), "FLR\0", 4) == 0) return Format::jfr;
-  if (looks_like_text(d)) return Format::collapsed;
+  // Before the text test: a heatmap page inlines its data as control characters.
+  if (looks_like_html(d)) return Format::ap_html;
+  if (looks_like_text(d)) {
+    if (looks_like_ap_text(d)) return Format::ap_text;
+    return Format::collapsed;
+  }
   if (looks_like_otlp(d)) return Format::otlp;
   if (looks_like_protobuf(d)) return Format::pprof;
   if (why)
@@ -137,6 +148,12 @@ LoadResult load_bytes(std::string_view data, const LoadOptions &options) {
     break;
   case Format::otlp:
     r = read_otlp(data, options);
+    break;
+  case Format::ap_html:
+    r = read_ap_html(data, options);
+    break;
+  case Format::ap_text:
+    r = read_ap_text(data, options);
     break;
   case Format::unknown:
     return LoadResult::failure(why, 0);

@@ -1,6 +1,6 @@
 // Loading a profile from bytes or a file: detects the format by content (gzip -> inflate and
-// detect again, JFR magic, text -> collapsed, protobuf -> OTLP (looks_like_otlp) or pprof)
-// and calls the matching reader.
+// detect again, JFR magic, async-profiler HTML page, text -> async-profiler text output or
+// collapsed, protobuf -> OTLP (looks_like_otlp) or pprof) and calls the matching reader.
 #pragma once
 
 #include "formats/load_result.h"
@@ -10,7 +10,7 @@
 
 namespace hotlines {
 
-enum class Format { unknown, jfr, pprof, collapsed, otlp };
+enum class Format { unknown, jfr, pprof, collapsed, otlp, ap_html, ap_text };
 
 std::string_view format_name(Format f);
 // Detects the format of uncompressed data. `why` receives a description when unknown.

@@ -154,6 +154,9 @@ struct Metadata {
   std::vector<std::string> comments;
   std::vector<LoadWarning> warnings;
   int default_event = 0; // event shown when the user picks none
+  // Every stack is only its leaf frame, from a list of top self functions (async-profiler's
+  // `flat` text): self weights are known, totals and call trees are not.
+  bool self_only = false;
 };
 
 class Profile {

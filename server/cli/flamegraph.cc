@@ -9,6 +9,7 @@
 #include "server/cli/commands.h"
 #include "server/cli/input.h"
 #include "server/engine/name_pattern.h"
+#include "server/engine/view_weights.h"
 #include "server/sources/profile_resolution.h"
 #include "server/web/flame_document.h"
 #include "server/web/web_view_bundle.h"
@@ -99,6 +100,8 @@ int run(const CliFlags &f) {
 
   CliInput in;
   if (!in.load(f.files[0], f)) return kExitInput;
+  if (std::string why = totals_unavailable(in.index().profile()); !why.empty())
+    return cli_fail(kExitInput, f.files[0] + ": " + why, f.json);
   CliInput base;
   if (f.has("baseline")) {
     if (!base.load(f.value("baseline"), f)) return kExitInput;

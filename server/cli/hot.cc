@@ -24,6 +24,8 @@ int run(const CliFlags &f) {
   CliInput in;
   std::shared_ptr<const ViewWeights> v;
   if (int rc = in.open(f, &v)) return rc;
+  if (f.has("total"))
+    if (int rc = cli_need_totals(*v, f.json)) return rc;
   HotOptions o;
   o.sort = f.has("total") ? SortBy::total : SortBy::self;
   o.top = f.top.value_or(20);

@@ -51,6 +51,7 @@ int run(const CliFlags &f) {
   j["functions"] = p.functions.size();
   j["frames"] = p.frames.size();
   j["stacks"] = p.stack_count();
+  j["self_only"] = m.self_only;
   Json jev = Json::array();
   for (const EventRow &e : events) jev.push_back(event_json(e));
   j["events"] = jev;
@@ -62,6 +63,7 @@ int run(const CliFlags &f) {
   if (m.start_time_ns > 0) head.add({"start", utc(m.start_time_ns)});
   if (m.duration_ns > 0) head.add({"duration", format_weight(m.duration_ns, "nanoseconds")});
   if (m.chunks > 0) head.add({"chunks", std::to_string(m.chunks)});
+  if (m.self_only) head.add({"stacks", "leaf frames only: " + totals_unavailable(p)});
   head.add({"samples", std::to_string(p.sample_count())});
   head.add({"threads", std::to_string(p.threads.size())});
   head.add({"functions", std::to_string(p.functions.size()) + " (" +

@@ -77,6 +77,11 @@ int CliInput::view(const CliFlags &flags, std::shared_ptr<const ViewWeights> *ou
   return 0;
 }
 
+int cli_need_totals(const ViewWeights &view, bool json) {
+  const std::string why = totals_unavailable(view.profile());
+  return why.empty() ? 0 : cli_fail(kExitInput, why, json);
+}
+
 int cli_no_match(const ViewWeights &view, const std::string &pattern, bool json) {
   std::vector<std::string> close = closest_function_names(view, pattern);
   std::string msg = "no function matches '" + pattern + "'";

@@ -58,6 +58,10 @@ inline constexpr FlagSpec kRemapFlag = {
 // Prints an error (stderr; with --json also {"error", "exit_code"} on stdout) and returns code.
 int cli_fail(int code, const std::string &message, bool json, Json extra = Json::object());
 
+// For the commands that need totals or call trees: 0, or kExitInput after printing why the
+// view's profile has none (totals_unavailable).
+int cli_need_totals(const ViewWeights &view, bool json);
+
 // "no function matches 'X'" with the closest names; returns kExitInput.
 int cli_no_match(const ViewWeights &view, const std::string &pattern, bool json);
 // Whether some function of the view matches the -m pattern.

@@ -7,8 +7,13 @@ namespace hotlines {
 void add_weight_json(Json &row, const ViewWeights &view, int64_t self, int64_t total) {
   row["self"] = self;
   row["self_pct"] = percent(self, view.total);
-  row["total"] = total;
-  row["total_pct"] = percent(total, view.total);
+  if (view.profile().metadata.self_only) { // unknown, not zero
+    row["total"] = nullptr;
+    row["total_pct"] = nullptr;
+  } else {
+    row["total"] = total;
+    row["total_pct"] = percent(total, view.total);
+  }
 }
 
 Json event_json(const EventRow &e) {

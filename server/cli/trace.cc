@@ -17,6 +17,7 @@ int run(const CliFlags &f) {
   CliInput in;
   std::shared_ptr<const ViewWeights> v;
   if (int rc = in.open(f, &v)) return rc;
+  if (int rc = cli_need_totals(*v, f.json)) return rc;
   TreeOptions o;
   o.method = f.method;
   o.lines = f.has("lines");

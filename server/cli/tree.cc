@@ -52,6 +52,7 @@ int run_tree(const CliFlags &f, TreeDirection direction) {
   CliInput in;
   std::shared_ptr<const ViewWeights> v;
   if (int rc = in.open(f, &v)) return rc;
+  if (int rc = cli_need_totals(*v, f.json)) return rc;
   CallTree t = call_tree(*v, o);
   const bool anchored = callers || t.anchored; // callers always names its anchor
   if (anchored && !t.anchor_found) {

@@ -26,10 +26,12 @@ WeightTable::WeightTable(const ViewWeights &view, Order order, TextTable::Column
 void WeightTable::add(std::vector<std::string> cells, int64_t self, int64_t total,
                       const std::vector<std::string> &after) {
   const std::string unit(view_.unit());
-  for (int64_t weight :
-       {order_ == self_first ? self : total, order_ == self_first ? total : self}) {
-    cells.push_back(format_weight(weight, unit));
-    cells.push_back(format_pct(percent(weight, view_.total)));
+  const bool no_totals = view_.profile().metadata.self_only;
+  for (bool is_self : {order_ == self_first, order_ != self_first}) {
+    const int64_t weight = is_self ? self : total;
+    const bool known = is_self || !no_totals;
+    cells.push_back(known ? format_weight(weight, unit) : "n/a");
+    cells.push_back(known ? format_pct(percent(weight, view_.total)) : "n/a");
   }
   cells.insert(cells.end(), after.begin(), after.end());
   table_.add(std::move(cells));

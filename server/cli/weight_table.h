@@ -1,6 +1,7 @@
 // WeightTable: a CLI text table whose rows carry a self and a total weight, shown as the
 // columns self, self% (of the view), total, total% — or total first, as trees and file lists
-// show them — between the row's own cells. Single-threaded (the CLI's main thread).
+// show them — between the row's own cells; totals read n/a for a self-only profile.
+// Single-threaded (the CLI's main thread).
 #pragma once
 
 #include "server/cli/text_table.h"

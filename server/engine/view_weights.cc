@@ -25,6 +25,12 @@ std::string_view ViewWeights::event_name() const {
   return profile().str(profile().events[event].name);
 }
 
+std::string totals_unavailable(const Profile &p) {
+  if (!p.metadata.self_only) return {};
+  return "totals and call trees are unavailable: this " + p.metadata.format +
+         " profile lists only self weights (" + p.metadata.producer + ")";
+}
+
 std::string_view ViewWeights::unit() const {
   if (measure == Measure::count) return "samples";
   std::string_view u = profile().str(profile().events[event].unit);

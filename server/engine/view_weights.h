@@ -80,6 +80,10 @@ struct ViewResult {
 ViewResult compute_view(const ProfileIndex &index, const View &view,
                         const std::atomic<bool> *cancel = nullptr, unsigned threads = 0);
 
+// Why the profile cannot answer totals and call trees, "" when it can: a self-only profile
+// (Metadata::self_only: a list of top self functions) knows each function's self weight only.
+std::string totals_unavailable(const Profile &profile);
+
 } // namespace hotlines
 
 namespace hotlines {

@@ -52,8 +52,9 @@ std::string line_label(const HeatText &t, Weight self, Weight total, double heat
   bool by_value = !counts_only(t);
   int64_t s = by_value ? self.value : self.count;
   int64_t whole = by_value ? t.view_total.value : t.view_total.count;
-  if (s == 0 ||
-      (whole > 0 && 100.0 * static_cast<double>(s) / static_cast<double>(whole) < min_percent))
+  if (!t.self_only &&
+      (s == 0 ||
+       (whole > 0 && 100.0 * static_cast<double>(s) / static_cast<double>(whole) < min_percent)))
     return "\u21B3 " + weight_text(t, total) + " total";
   return heat_bar(heat) + " " + weight_text(t, self);
 }
@@ -72,12 +73,15 @@ std::string self_total_text(const HeatText &t, Weight self, Weight total) {
     if (!counts_only(t)) s += ", " + format_weight(w.value, t.unit);
     return s + ")";
   };
-  return "self " + one(self) + " \u00B7 total " + one(total);
+  return "self " + one(self) + " \u00B7 total " + (t.self_only ? "unavailable" : one(total));
 }
 
 std::string function_title(const HeatText &t, Weight self, Weight total) {
   bool by_value = !counts_only(t);
   int64_t whole = by_value ? t.view_total.value : t.view_total.count;
+  if (t.self_only) // a flat list: self only, its samples those of the function as a leaf
+    return t.event + " " + share(by_value ? self.value : self.count, whole) + " self \u00B7 " +
+           thousands(self.count) + " samples (total unavailable)";
   std::string s = t.event + " " + share(by_value ? total.value : total.count, whole) +
                   " total \u00B7 " + share(by_value ? self.value : self.count, whole) +
                   " self \u00B7 " + thousands(total.count) + " samples";

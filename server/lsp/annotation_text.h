@@ -16,6 +16,7 @@ struct HeatText {
   Weight view_total;
   std::string format = "percent"; // percent, count or value
   bool by_value = true;           // shares of the value (false: of the sample count)
+  bool self_only = false;         // totals unknown (Metadata::self_only): never shown
 };
 
 // "1,234"

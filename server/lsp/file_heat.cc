@@ -74,6 +74,7 @@ FileHeat compute_file_heat(const ViewWeights &value, const ViewWeights &count,
   const Profile &p = value.profile();
   h.event = std::string(value.event_name());
   h.unit = std::string(p.str(p.events[value.event].unit));
+  h.self_only = p.metadata.self_only;
   h.view_total = {count.total, value.total};
   h.max_self = max_line_self(value);
   std::map<int32_t, HeatLine> lines;

@@ -44,6 +44,7 @@ struct HeatFunction {
 struct FileHeat {
   std::string event, unit;
   Weight view_total;
+  bool self_only = false;              // totals unknown (Metadata::self_only)
   std::vector<std::string> file_keys;  // the recorded files merged into this one
   std::vector<HeatLine> lines;         // by line
   std::vector<HeatFunction> functions; // by first line

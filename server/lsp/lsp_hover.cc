@@ -40,6 +40,7 @@ struct HoverInfo {
   std::vector<EventRow> events; // those with weight on the target, in the profile's order
   std::string event;            // the session view's, of the callers and callees
   int64_t view_total = 0;
+  bool self_only = false; // totals, callers and callees unknown (Metadata::self_only)
   std::vector<Neighbour> callers, callees; // the top five of each
   std::string file;                        // the recorded file the numbers come from
 };
@@ -110,6 +111,7 @@ bool hover_info(ViewCache &views, const HoverTarget &target, const View &base,
                                               ":" + std::to_string(target.line)
                                         : target.function;
   info->stale = target.stale;
+  info->self_only = p.metadata.self_only;
   for (EventId e = 0; e < p.events.size(); e++) {
     HoverInfo::EventRow row{
         std::string(p.str(p.events[e].name)), std::string(p.str(p.events[e].unit)), {}, {}, {}};
@@ -129,8 +131,10 @@ bool hover_info(ViewCache &views, const HoverTarget &target, const View &base,
   ViewResult vr = views.get(base, cancel);
   if (!vr.ok()) return false;
   info->view_total = vr.weights->total;
-  info->callers = neighbours(*vr.weights, target, TreeDirection::callers, cancel);
-  info->callees = neighbours(*vr.weights, target, TreeDirection::callees, cancel);
+  if (!info->self_only) {
+    info->callers = neighbours(*vr.weights, target, TreeDirection::callers, cancel);
+    info->callees = neighbours(*vr.weights, target, TreeDirection::callees, cancel);
+  }
   if (!target.file_keys.empty()) info->file = target.file_keys[0];
   return !(cancel && cancel->load());
 }
@@ -155,8 +159,10 @@ std::string present(const HoverInfo &info) {
       return share(value ? w.value : w.count, value ? r.whole.value : r.whole.count) + " (" +
              thousands(w.count) + ")";
     };
-    out += "| " + r.event + " | " + cell(r.self) + " | " + cell(r.total) + " |\n";
+    out += "| " + r.event + " | " + cell(r.self) + " | " +
+           (info.self_only ? std::string("unavailable") : cell(r.total)) + " |\n";
   }
+  if (info.self_only) out += "\n*a list of self weights only: no totals, callers or callees*\n";
   if (!info.callers.empty())
     out += "\n**Callers** (" + info.event + ")\n\n" + neighbour_list(info.callers, info.view_total);
   if (!info.callees.empty())

@@ -187,6 +187,8 @@ void LspServer::on_tree(const json &params, Reply reply, const char *kind) {
   if (line > 0 && file.empty() && uri.empty())
     throw Failure::bad_params("params.line needs params.uri or params.file");
   const LoadedProfile *lp = &session_.profile(id);
+  if (std::string why = totals_unavailable(lp->views->index().profile()); !why.empty())
+    throw Failure::failed(why);
   View view = request_view(*lp, params);
   Session::check_method(*lp, view.grouping, "function", function);
   TreeOptions o;

@@ -69,6 +69,7 @@ HeatText Session::heat_text(const FileHeat &heat) const {
   t.view_total = heat.view_total;
   t.format = config.format;
   t.by_value = config.by_value();
+  t.self_only = heat.self_only;
   return t;
 }
 

@@ -6,6 +6,7 @@
 #include "server/engine/function_keys.h"
 #include "server/engine/query_tree.h"
 #include "server/engine/view_filter.h"
+#include "server/engine/view_weights.h"
 #include "server/sources/profile_resolution.h"
 
 #include <algorithm>
@@ -333,6 +334,7 @@ int64_t flame_bucket_ns(int64_t end_ns, uint32_t buckets) {
 bool build_flame_document(const ProfileIndex &index, const FlameDocumentOptions &o, Json *out,
                           std::string *error) {
   const Profile &p = index.profile();
+  if (std::string why = totals_unavailable(p); !why.empty()) return *error = why, false;
   EventId initial;
   if (!initial_event(p, o.event, &initial, error)) return false;
   std::shared_ptr<const CalleeShape> shape = index.callee_shape(false);

@@ -20,6 +20,10 @@ inline std::string oracle_path(const std::string &name) {
 inline std::string java_profile(const std::string &name) {
   return fixture_path("java-shop/profiles/" + name);
 }
+// One of async-profiler's HTML or text outputs (java-shop/profiles/async-profiler-outputs/).
+inline std::string ap_output(const std::string &name) {
+  return java_profile("async-profiler-outputs/" + name);
+}
 inline std::string read_file(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream s;

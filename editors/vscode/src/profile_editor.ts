@@ -1,5 +1,7 @@
 // Profile files open in hotlines: a read-only custom editor for *.jfr, *.jfr.gz, *.pb.gz,
-// *.pprof, *.otlp and *.otlp.gz (the default editor for them) and *.collapsed (on request: "Open With…"). Opening
+// *.pprof, *.otlp and *.otlp.gz (the default editor for them) and *.collapsed, *.html and *.txt
+// (async-profiler's flame graph, tree and text output; on request only, "Open With…", so that
+// ordinary pages and text files keep their editors). Opening
 // one — a double-click in the explorer, a file dropped on the editor area, "Open File…" —
 // loads it into the server (with progress, the same as "Load Profile…") and shows its flame
 // graph, redrawn when the file is rewritten. Closing the editor keeps the profile loaded.
@@ -9,7 +11,8 @@ import { answerOpenSource, showFlame, webviewOptions } from './flame_view';
 import { loadProfile } from './load_profile';
 import type { Session } from './session';
 
-// Binary profiles open here by default; collapsed stacks (text) only through "Open With…".
+// Binary profiles open here by default; text ones (collapsed, HTML, text) only through "Open
+// With…".
 const VIEW_TYPES = ['hotlines.profile', 'hotlines.profile.text'];
 
 class Provider implements vscode.CustomReadonlyEditorProvider {

@@ -19,7 +19,7 @@ export interface EventSummary {
 export interface ProfileSummary {
   profileId: string;
   path: string;
-  format: 'jfr' | 'pprof' | 'collapsed';
+  format: 'jfr' | 'pprof' | 'collapsed' | 'async-profiler-html' | 'async-profiler-text';
   producer?: string;
   events: EventSummary[];
   defaultEvent: string;

@@ -59,3 +59,19 @@ TEST(JvmNames, SplitsCollapsedJavaFrames) {
   EXPECT_FALSE(split_jvm_frame("monitorenter Runtime1 stub", &c, &m));
   EXPECT_FALSE(split_jvm_frame("clone3", &c, &m));
 }
+
+// async-profiler's dotted names (text output, `dot` style) take the collapsed output's form.
+TEST(JvmNames, DottedFramesTakeTheSlashedForm) {
+  EXPECT_EQ(slashed_jvm_frame("org.acme.shop.Pricing.cached"), "org/acme/shop/Pricing.cached");
+  EXPECT_EQ(slashed_jvm_frame("org.acme.shop.Main$$Lambda$1.0x00007f126c000c30.run"),
+            "org/acme/shop/Main$$Lambda$1.0x00007f126c000c30.run");
+  EXPECT_EQ(slashed_jvm_frame("org.acme.Main$$Lambda/0x000001f0a1b2c3d4.run"),
+            "org/acme/Main$$Lambda/0x000001f0a1b2c3d4.run");
+  EXPECT_EQ(slashed_jvm_frame("java.lang.String.<init>"), "java/lang/String.<init>");
+  EXPECT_EQ(slashed_jvm_frame("Main.main"), "Main.main");
+  // Native names with dots, C++ and already slashed names are not JVM frames.
+  for (const char *other :
+       {"foo.cold", "finish_task_switch.isra.0", "Node::Node", "libmSin", "org/acme/Pricing.cached",
+        "monitorexit Runtime1 stub", "a..b", "I2C/C2I adapters(0xab)", ".x", "0x1.run"})
+    EXPECT_EQ(slashed_jvm_frame(other), "") << other;
+}
