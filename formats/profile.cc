@@ -157,6 +157,18 @@ std::string Profile::check_valid() const {
     }
     if (tc != ev.total_count || tv != ev.total_value)
       return at("event", e) + "totals differ from samples";
+    if (!c.state.empty()) {
+      std::vector<StateTotal> st(states.size());
+      for (size_t i = 0; i < n; i++) {
+        StateTotal &t = st[c.state_at(i)];
+        t.samples++;
+        t.count = saturating_add(t.count, c.count_at(i));
+        t.value = saturating_add(t.value, c.value_at(i));
+      }
+      if (st != ev.states) return at("event", e) + "state totals differ from samples";
+    } else if (!ev.states.empty()) {
+      return at("event", e) + "state totals without a state column";
+    }
   }
   if (metadata.default_event < 0 ||
       (!events.empty() && static_cast<size_t>(metadata.default_event) >= events.size()))

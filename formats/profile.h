@@ -13,7 +13,8 @@
 //  - thread state 0 is "" (no state), the names are unique, and every state column entry is
 //    a state;
 //  - every event's sample columns have equal lengths (optional columns are empty or full),
-//    counts are >= 1, times (when present) are >= 0, totals equal the column sums;
+//    counts are >= 1, times (when present) are >= 0, totals (and state totals) equal the
+//    column sums;
 //  - events have unique names.
 #pragma once
 
@@ -120,6 +121,13 @@ struct SampleColumns {
   size_t bytes() const;
 };
 
+// The samples of one event in one thread state.
+struct StateTotal {
+  uint64_t samples = 0; // sample rows
+  int64_t count = 0, value = 0;
+  bool operator==(const StateTotal &) const = default;
+};
+
 struct Event {
   StringId name = 0;             // product event: cpu, wall, alloc, lock, live, nativemem, ...
   StringId unit = 0;             // unit of `value`: samples, nanoseconds, bytes, count
@@ -135,6 +143,9 @@ struct Event {
   // samples without locations): ProfileBuilder::finish gives them the one-frame stack
   // `[no stack]`, so that every view shows their weight as a frame of its own.
   uint64_t stackless = 0;
+  // Per Profile::states index, the event's samples in that state (ProfileBuilder::finish);
+  // empty when its samples record no state.
+  std::vector<StateTotal> states;
 };
 
 struct LoadWarning {

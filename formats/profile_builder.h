@@ -74,12 +74,15 @@ public:
   // are unknown to stack() and must not be mixed with it.
   Profile &profile() { return *p_; }
 
-  // Hands out the profile, computing event totals and giving samples without a stack the
-  // stack `[no stack]` (Event::stackless counts them). The builder is empty afterwards.
+  // Hands out the profile, computing event totals (also per thread state) and giving samples
+  // without a stack the stack `[no stack]` (Event::stackless counts them). The builder is empty
+  // afterwards.
   std::unique_ptr<Profile> finish();
 
 private:
   void total(Event &e);
+  // Event::states from the state column (after total(): weights as clamped).
+  void state_totals(Event &e) const;
   void place_stackless();
   // The root stack `[no stack]`, made when first needed.
   StackId no_stack_root();

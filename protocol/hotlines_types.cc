@@ -20,7 +20,11 @@ std::string parse_params(const json &params, LoadProfileParams *out) {
 json to_json(const ProfileSummary &s) {
   json events = json::array();
   for (const EventSummary &e : s.events)
-    events.push_back({{"name", e.name}, {"unit", e.unit}, {"count", e.count}, {"value", e.value}});
+    events.push_back({{"name", e.name},
+                      {"unit", e.unit},
+                      {"count", e.count},
+                      {"value", e.value},
+                      {"states", e.states}});
   json warnings = json::array();
   for (const LoadWarningInfo &w : s.warnings) {
     json jw = {{"message", w.message}};

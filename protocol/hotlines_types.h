@@ -26,6 +26,7 @@ std::string parse_params(const json &params, LoadProfileParams *out);
 struct EventSummary {
   std::string name, unit;
   int64_t count = 0, value = 0;
+  std::vector<std::string> states; // thread states its samples were taken in
 };
 
 struct LoadWarningInfo {

@@ -20,6 +20,7 @@ std::unique_ptr<Profile> materialize_view(const Profile &p, const View &view, st
   out->frames = p.frames;
   out->threads = p.threads;
   out->label_sets = p.label_sets;
+  out->states = p.states;
   out->metadata = p.metadata;
   out->metadata.default_event = 0;
   const StackTree &tree = *filter.tree();
@@ -45,6 +46,7 @@ std::unique_ptr<Profile> materialize_view(const Profile &p, const View &view, st
   ev.count_label = src.count_label;
   ev.value_label = src.value_label;
   ev.sources = src.sources;
+  ev.rule = src.rule;
   const SampleColumns &c = src.samples;
   SampleColumns &d = ev.samples;
   filter.for_each_sample(0, c.size(), cancel,
@@ -55,10 +57,19 @@ std::unique_ptr<Profile> materialize_view(const Profile &p, const View &view, st
                            if (!c.count.empty()) d.count.push_back(c.count.at(i));
                            if (!c.value.empty()) d.value.push_back(c.value.at(i));
                            if (!c.labels.empty()) d.labels.push_back(c.labels.at(i));
+                           if (!c.state.empty()) {
+                             if (ev.states.empty()) ev.states.resize(p.states.size());
+                             StateTotal &st = ev.states[c.state_at(i)];
+                             d.state.push_back(c.state_at(i));
+                             st.samples++;
+                             st.count += c.count_at(i);
+                             st.value += c.value_at(i);
+                           }
                            ev.total_count += c.count_at(i);
                            ev.total_value += c.value_at(i);
                          });
-  for (PackedInts *col : {&d.thread, &d.time, &d.count, &d.value, &d.labels}) col->shrink_to_fit();
+  for (PackedInts *col : {&d.thread, &d.time, &d.count, &d.value, &d.labels, &d.state})
+    col->shrink_to_fit();
   if (cancel && cancel->load(std::memory_order_relaxed)) {
     if (error) *error = "cancelled";
     return nullptr;

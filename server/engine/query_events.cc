@@ -24,26 +24,13 @@ std::string EventRow::states_text() const {
 }
 
 namespace {
-// The samples of an event by thread state, decoded a block at a time.
-std::vector<StateRow> state_rows(const Profile &p, const SampleColumns &c) {
-  if (c.state.empty()) return {};
-  std::vector<StateRow> rows(p.states.size());
-  int64_t state[PackedInts::kBlock], count[PackedInts::kBlock], value[PackedInts::kBlock];
-  for (size_t first = 0; first < c.size(); first += PackedInts::kBlock) {
-    const size_t n = std::min(c.size() - first, PackedInts::kBlock);
-    c.state.decode(first, n, state);
-    if (!c.count.empty()) c.count.decode(first, n, count);
-    if (!c.value.empty()) c.value.decode(first, n, value);
-    for (size_t i = 0; i < n; i++) {
-      StateRow &r = rows[static_cast<size_t>(state[i])];
-      const int64_t k = c.count.empty() ? 1 : count[i];
-      r.samples++;
-      r.count = saturating_add(r.count, k);
-      r.value = saturating_add(r.value, c.value.empty() ? k : value[i]);
-    }
-  }
-  for (size_t s = 0; s < rows.size(); s++) rows[s].name = p.str(p.states[s]);
-  std::erase_if(rows, [](const StateRow &r) { return r.samples == 0; });
+// The event's thread states with samples, most samples first.
+std::vector<StateRow> state_rows(const Profile &p, const Event &e) {
+  std::vector<StateRow> rows;
+  for (size_t s = 0; s < e.states.size(); s++)
+    if (e.states[s].samples)
+      rows.push_back(
+          StateRow{p.str(p.states[s]), e.states[s].samples, e.states[s].count, e.states[s].value});
   std::stable_sort(rows.begin(), rows.end(),
                    [](const StateRow &a, const StateRow &b) { return a.count > b.count; });
   return rows;
@@ -66,7 +53,7 @@ std::vector<EventRow> list_events(const Profile &p) {
     r.samples = ev.samples.size();
     r.stackless = ev.stackless;
     r.rule = p.str(ev.rule);
-    r.states = state_rows(p, ev.samples);
+    r.states = state_rows(p, ev);
     r.has_time = ev.samples.has_time();
     r.is_default = static_cast<int>(e) == p.metadata.default_event;
     out.push_back(std::move(r));

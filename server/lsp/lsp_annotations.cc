@@ -230,6 +230,17 @@ void LspServer::on_select_threads(const json &params, Reply reply) {
   reply(nullptr);
 }
 
+void LspServer::on_select_states(const json &params, Reply reply) {
+  json states;
+  FieldReader r(params);
+  r.optional("states", &states);
+  if (!r.ok()) throw Failure::bad_params(r.error());
+  ConfigChange ch = apply_config(json{{"states", states}}, &session_.config);
+  if (!ch.errors.empty()) throw Failure::bad_params(ch.errors[0]);
+  annotations_changed();
+  reply(nullptr);
+}
+
 void LspServer::on_set_window(const json &params, Reply reply) {
   ServerConfig next = session_.config;
   ConfigChange ch = apply_config(json{{"window", params}}, &next);

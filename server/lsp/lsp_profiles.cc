@@ -22,9 +22,13 @@ ProfileSummary summarize(const LoadedProfile &lp) {
   s.path = lp.path;
   s.format = p.metadata.format;
   s.producer = p.metadata.producer;
-  for (const Event &e : p.events)
-    s.events.push_back(
-        {std::string(p.str(e.name)), std::string(p.str(e.unit)), e.total_count, e.total_value});
+  for (const Event &e : p.events) {
+    EventSummary es{
+        std::string(p.str(e.name)), std::string(p.str(e.unit)), e.total_count, e.total_value, {}};
+    for (size_t st = 1; st < e.states.size(); st++)
+      if (e.states[st].samples) es.states.emplace_back(p.str(p.states[st]));
+    s.events.push_back(std::move(es));
+  }
   if (!p.events.empty())
     s.default_event = std::string(p.str(p.events[p.metadata.default_event].name));
   s.threads = static_cast<int64_t>(p.threads.size());

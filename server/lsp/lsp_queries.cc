@@ -108,6 +108,7 @@ View LspServer::request_view(const LoadedProfile &lp, const json &params) const 
     if (extra.from_ns) view.from_ns = extra.from_ns;
     if (extra.to_ns) view.to_ns = extra.to_ns;
   }
+  if (params.contains("states")) view.states = string_list(params["states"]);
   if (params.contains("hide")) view.hide = string_list(params["hide"]);
   if (params.contains("include")) view.include = string_list(params["include"]);
   if (params.contains("exclude")) view.exclude = string_list(params["exclude"]);
@@ -117,6 +118,17 @@ View LspServer::request_view(const LoadedProfile &lp, const json &params) const 
   if (!check_view_patterns(view, &error)) throw Failure::bad_params("params." + error);
   return view;
 }
+
+namespace {
+// An event's thread states, most samples first: [{name, samples, total: {count, value}}].
+json states_json(const std::vector<StateRow> &states) {
+  json out = json::array();
+  for (const StateRow &s : states)
+    out.push_back(
+        {{"name", s.name}, {"samples", s.samples}, {"total", weight_pair(s.count, s.value)}});
+  return out;
+}
+} // namespace
 
 void LspServer::on_events(const json &params, Reply reply) {
   FieldReader r(params);
@@ -131,7 +143,10 @@ void LspServer::on_events(const json &params, Reply reply) {
                       {"total", weight_pair(e.count, e.value)},
                       {"samples", e.samples},
                       {"hasTime", e.has_time},
-                      {"default", e.is_default}});
+                      {"default", e.is_default},
+                      {"sources", e.sources},
+                      {"rule", e.rule},
+                      {"states", states_json(e.states)}});
   reply({{"profileId", lp->id}, {"events", events}});
 }
 
@@ -155,7 +170,12 @@ void LspServer::on_threads(const json &params, Reply reply) {
           if (row.java_tid >= 0) j["javaTid"] = row.java_tid;
           rows.push_back(j);
         }
-        return json{{"total", t.view_total}, {"threads", rows}};
+        const int e = view.event.empty() ? index->profile().metadata.default_event
+                                         : index->profile().find_event(view.event);
+        json states = json::array();
+        if (e >= 0)
+          states = states_json(list_events(index->profile())[static_cast<size_t>(e)].states);
+        return json{{"total", t.view_total}, {"threads", rows}, {"states", states}};
       });
 }
 

@@ -85,6 +85,7 @@ const LspServer::RequestBinding LspServer::kRequests[] = {
     {"hotlines/unloadProfile", "hotlines.unloadProfile", &LspServer::on_unload_profile},
     {nullptr, "hotlines.selectEvent", &LspServer::on_select_event},
     {nullptr, "hotlines.selectThreads", &LspServer::on_select_threads},
+    {nullptr, "hotlines.selectStates", &LspServer::on_select_states},
     {nullptr, "hotlines.setWindow", &LspServer::on_set_window},
     {nullptr, "hotlines.setBaseline", &LspServer::on_set_baseline},
     {"hotlines/hotMethods", "hotlines.hotMethods",

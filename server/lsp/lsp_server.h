@@ -180,6 +180,7 @@ private:
   void on_hover(const json &params, Reply reply);
   void on_select_event(const json &params, Reply reply);
   void on_select_threads(const json &params, Reply reply);
+  void on_select_states(const json &params, Reply reply);
   void on_set_window(const json &params, Reply reply);
   void on_set_baseline(const json &params, Reply reply);
   // After a load, reload, unload or view change: drop cached heat, ask clients to refresh

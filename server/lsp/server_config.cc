@@ -28,6 +28,7 @@ private:
       return error(k, "\"count\" or \"value\"");
     }
     if (k == "threads") return set_patterns(k, v, &c_->threads);
+    if (k == "states") return set_list(k, v, &c_->states, &ch_->view_changed);
     if (k == "window") return window(k, v);
     if (k == "hide") return set_patterns(k, v, &c_->hide);
     if (k == "sourceRoots") return set_list(k, v, &c_->source_roots, &ch_->sources_changed);

@@ -1,7 +1,7 @@
 // ServerConfig: the `hotlines` settings an editor sends in initializationOptions and
 // workspace/didChangeConfiguration — profiles to load, the view (event, measure, threads,
-// window, hide), source roots and path remaps, annotation and diagnostics options, the limits
-// on what a profile load may read and inflate. Applying a settings object changes only the
+// states, window, hide), source roots and path remaps, annotation and diagnostics options, the
+// limits on what a profile load may read and inflate. Applying a settings object changes only the
 // keys it has; wrong types are errors naming the key and unknown keys are reported for a log
 // line. A plain value type.
 #pragma once
@@ -21,6 +21,7 @@ struct ServerConfig {
   std::string event;                  // "" = each profile's default event
   std::string measure = "value";      // "count" or "value"
   std::vector<std::string> threads;   // thread names, ids or patterns; empty = all
+  std::vector<std::string> states;    // thread states (RUNNABLE, ...); empty = all
   std::string window_from, window_to; // like the CLI's --from/--to ("2s", epoch ms); "" = open
   std::vector<std::string> hide;      // frame patterns removed from stacks
   std::vector<std::string> source_roots;
@@ -43,7 +44,7 @@ struct ServerConfig {
 struct ConfigChange {
   std::vector<std::string> errors;  // "hotlines.annotations.minPercent must be a number"
   std::vector<std::string> unknown; // keys ignored ("hotlines.colour")
-  bool view_changed = false;        // event, measure, threads, window or hide changed
+  bool view_changed = false;        // event, measure, threads, states, window or hide changed
   bool profiles_changed = false;
   bool sources_changed = false;     // sourceRoots or pathRemaps
   bool annotations_changed = false; // minPercent, format, diagnostics, runLenses

@@ -41,6 +41,12 @@ bool Session::view(const LoadedProfile &lp, const std::string &event, View *out,
     spec.event.clear();
   spec.measure = config.by_value() ? Measure::value : Measure::count;
   spec.threads = config.threads;
+  // The states apply to the events whose samples record one; the others show every sample.
+  const int e =
+      spec.event.empty() ? lp.profile->metadata.default_event : lp.profile->find_event(spec.event);
+  if (e >= 0 && static_cast<size_t>(e) < lp.profile->events.size() &&
+      !lp.profile->events[static_cast<size_t>(e)].states.empty())
+    spec.states = config.states;
   spec.from = config.window_from;
   spec.to = config.window_to;
   spec.hide = config.hide;

@@ -43,7 +43,7 @@ test('initialize, load, hot methods, shutdown, exit', async () => {
   assert.equal(loaded.format, 'collapsed');
   assert.equal(loaded.samples, 357);
   assert.equal(loaded.threads, 9);
-  assert.deepEqual(loaded.events, [{ name: 'samples', unit: 'samples', count: 2530, value: 2530 }]);
+  assert.deepEqual(loaded.events, [{ name: 'samples', unit: 'samples', count: 2530, value: 2530, states: [] }]);
   const kinds = progress.filter((p) => p.token === 'load-1').map((p) => p.value.kind);
   assert.equal(kinds[0], 'begin');
   assert.equal(kinds[kinds.length - 1], 'end');

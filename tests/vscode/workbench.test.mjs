@@ -221,6 +221,10 @@ after(async () => {
 test('load ap-cpu.jfr from the explorer context menu', async () => {
   await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'profiles' }).first().click();
   const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^ap-cpu\.jfr$/ }).first();
+  // The folder holds many files and the explorer draws only the rows in sight: typing a name
+  // in the focused list moves to its row.
+  await runCommand('File: Focus on Files Explorer');
+  await page.keyboard.type('ap-multi-alloc.otlp');
   await row.waitFor();
   await row.click({ button: 'right' });
   const item = page.locator('.monaco-menu .action-item', { hasText: 'Load Profile' }).first();
@@ -769,6 +773,10 @@ test('an .otlp file opens in the profile editor and loads from the explorer like
     await f.waitFor();
     if ((await f.getAttribute('aria-expanded')) !== 'true') await f.click();
   }
+  // The folder holds many files and the explorer draws only the rows in sight: typing a name
+  // in the focused list moves to its row.
+  await runCommand('File: Focus on Files Explorer');
+  await page.keyboard.type('ap-multi-alloc.otlp');
   await row.waitFor();
   await row.click({ button: 'right' });
   const item = page.locator('.monaco-menu .action-item', { hasText: 'Load Profile' }).first();

@@ -29,6 +29,11 @@ command('HotlinesThreads', function(o) require('hotlines.view').threads(o.fargs)
   complete = function() return require('hotlines.view').thread_names() end,
   desc = 'hotlines: the threads shown (none: pick)',
 })
+command('HotlinesState', function(o) require('hotlines.view').states(o.fargs) end, {
+  nargs = '*',
+  complete = function() return require('hotlines.view').state_names() end,
+  desc = 'hotlines: the thread states shown (none: pick)',
+})
 command('HotlinesWindow', function(o) require('hotlines.view').window(o.fargs[1], o.fargs[2]) end, {
   nargs = '*',
   desc = 'hotlines: time window {from} {to} (none: all)',

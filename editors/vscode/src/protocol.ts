@@ -14,12 +14,13 @@ export interface EventSummary {
   unit: string;
   count: number;
   value: number;
+  states: string[]; // thread states its samples were taken in
 }
 
 export interface ProfileSummary {
   profileId: string;
   path: string;
-  format: 'jfr' | 'pprof' | 'collapsed' | 'async-profiler-html' | 'async-profiler-text';
+  format: 'jfr' | 'pprof' | 'collapsed' | 'otlp' | 'async-profiler-html' | 'async-profiler-text';
   producer?: string;
   events: EventSummary[];
   defaultEvent: string;
@@ -83,6 +84,7 @@ export interface ViewParams {
   event?: string;
   measure?: 'count' | 'value';
   threads?: string[];
+  states?: string[];
   from?: string;
   to?: string;
 }
@@ -94,6 +96,14 @@ export interface EventInfo {
   samples: number;
   hasTime: boolean;
   default: boolean;
+  sources: string[];
+  rule: string; // how the reader chose the samples when their type does not say, else ''
+  states: StateInfo[]; // thread states of the samples, most first; [] when none recorded
+}
+export interface StateInfo {
+  name: string; // RUNNABLE, SLEEPING, ...; '' for samples without a state
+  samples: number;
+  total: Weight;
 }
 export interface ThreadInfo {
   name: string;
@@ -211,7 +221,7 @@ export const unloadProfile = new RequestType<{ profileId: string }, null, void>(
 export const hotMethods = new RequestType<HotMethodsParams, HotMethodsResult, void>('hotlines/hotMethods');
 export const fileAnnotations = new RequestType<FileAnnotationsParams, FileAnnotations, void>('hotlines/fileAnnotations');
 export const events = new RequestType<{ profileId?: string }, { profileId: string; events: EventInfo[] }, void>('hotlines/events');
-export const threads = new RequestType<ViewParams & { grouped?: boolean }, { total: number; threads: ThreadInfo[] }, void>('hotlines/threads');
+export const threads = new RequestType<ViewParams & { grouped?: boolean }, { total: number; threads: ThreadInfo[]; states: StateInfo[] }, void>('hotlines/threads');
 export const flameGraph = new RequestType<TreeParams, TreeResult, void>('hotlines/flameGraph');
 export const callers = new RequestType<TreeParams, TreeResult, void>('hotlines/callers');
 export const resolveFrame = new RequestType<ResolveFrameParams, ResolvedFrame, void>('hotlines/resolveFrame');
@@ -232,6 +242,7 @@ export const runFinished = new NotificationType<RunFinished>('hotlines/runFinish
 export const Commands = {
   selectEvent: 'hotlines.selectEvent',
   selectThreads: 'hotlines.selectThreads',
+  selectStates: 'hotlines.selectStates',
   setWindow: 'hotlines.setWindow',
   setBaseline: 'hotlines.setBaseline',
 } as const;

@@ -19,6 +19,7 @@ export class Session implements vscode.Disposable {
   active: P.ProfileSummary | undefined; // the one loaded last
   event = ''; // the session view's event as selected here ('' = the profile's default)
   threads: string[] = [];
+  states: string[] = []; // thread states; they apply to events whose samples record one
   window: { from?: string; to?: string } = {};
   baseline: P.ProfileSummary | undefined;
   private pending: NodeJS.Timeout | undefined; // a change event about to fire

@@ -1,6 +1,7 @@
 // The status bar item ("🔥 ap-cpu.jfr · cpu · 87% resolved") and its quick pick: event,
-// threads, time window, baseline, load. Choices go to the server as workspace/executeCommand
-// (hotlines.selectEvent, selectThreads, setWindow, setBaseline) and refresh the annotations.
+// threads, thread states, time window, baseline, load. Choices go to the server as
+// workspace/executeCommand (hotlines.selectEvent, selectThreads, selectStates, setWindow,
+// setBaseline) and refresh the annotations.
 import * as path from 'path';
 import * as vscode from 'vscode';
 import * as P from './protocol';
@@ -25,6 +26,28 @@ async function pickThreads(session: Session): Promise<void> {
   if (!picks) return;
   session.threads = picks.map((p) => p.label);
   await session.executeServerCommand(P.Commands.selectThreads, { threads: session.threads });
+}
+
+// The thread states of the shown event's samples (JDK execution samples, async-profiler wall
+// samples); the pick is kept for other events that record states.
+export async function pickStates(session: Session): Promise<void> {
+  const r = await session.client.sendRequest(P.events, {});
+  const shown = r.events.find((e) => e.name === session.shownEvent());
+  const states = (shown?.states ?? []).filter((s) => s.name);
+  if (!states.length) {
+    void vscode.window.showInformationMessage(`hotlines: the ${session.shownEvent()} samples record no thread state`);
+    return;
+  }
+  const total = states.reduce((n, s) => n + s.total.count, 0);
+  const items = states.map((s) => ({
+    label: s.name,
+    picked: session.states.includes(s.name),
+    description: `${s.total.count} samples · ${total ? ((100 * s.total.count) / total).toFixed(1) : '0'}%`,
+  }));
+  const picks = await vscode.window.showQuickPick(items, { canPickMany: true, placeHolder: 'Thread states (none picked: all)' });
+  if (!picks) return;
+  session.states = picks.map((p) => p.label);
+  await session.executeServerCommand(P.Commands.selectStates, { states: session.states });
 }
 
 async function pickWindow(session: Session): Promise<void> {
@@ -87,8 +110,11 @@ export function activate(context: vscode.ExtensionContext, session: Session): vo
       /* no workspace: nothing to say */
     }
     const base = session.baseline ? ` · vs ${path.basename(session.baseline.path)}` : '';
-    item.text = `$(flame) ${path.basename(p.path)} · ${session.shownEvent()}${resolved}${base}`;
-    item.tooltip = `${p.path}\n${p.samples} samples, ${p.threads} threads · click to change event, threads, window or baseline`;
+    // The states apply only to an event whose samples record them.
+    const recorded = p.events.find((e) => e.name === session.shownEvent())?.states ?? [];
+    const states = session.states.length && recorded.length ? ` (${session.states.join(', ')})` : '';
+    item.text = `$(flame) ${path.basename(p.path)} · ${session.shownEvent()}${states}${resolved}${base}`;
+    item.tooltip = `${p.path}\n${p.samples} samples, ${p.threads} threads · click to change event, threads, states, window or baseline`;
     item.show();
   };
   context.subscriptions.push(
@@ -99,6 +125,7 @@ export function activate(context: vscode.ExtensionContext, session: Session): vo
         [
           { label: 'Event…', run: pickEvent },
           { label: 'Threads…', run: pickThreads },
+          { label: 'Thread States…', run: pickStates },
           { label: 'Time Window…', run: pickWindow },
           { label: 'Compare with Baseline…', run: pickBaseline },
           { label: 'Load Profile…', run: async () => void (await vscode.commands.executeCommand('hotlines.openProfile')) },
@@ -109,6 +136,7 @@ export function activate(context: vscode.ExtensionContext, session: Session): vo
     }),
     vscode.commands.registerCommand('hotlines.pickEvent', () => pickEvent(session)),
     vscode.commands.registerCommand('hotlines.pickThreads', () => pickThreads(session)),
+    vscode.commands.registerCommand('hotlines.pickStates', () => pickStates(session)),
     vscode.commands.registerCommand('hotlines.pickWindow', () => pickWindow(session)),
     vscode.commands.registerCommand('hotlines.compareWithBaseline', () => pickBaseline(session)),
   );

@@ -15,6 +15,10 @@
 (require 'ert)
 (require 'hotlines)
 
+;; The tests edit buffers of the shared fixtures, several Emacs at once (ctest -j): no lock
+;; files, so that one test's edit is never another's lock conflict (an error in batch mode).
+(setq create-lockfiles nil)
+
 (defvar hotlines-test-binary (getenv "HOTLINES_BINARY")
   "The server under test.")
 (defvar hotlines-test-fixtures (getenv "HOTLINES_FIXTURES")

@@ -145,6 +145,51 @@ function M.threads(threads, done)
   end)
 end
 
+---The thread states of the shown event's samples, most samples first (for completion and
+---the picker); empty when its samples record none.
+---@return string[]
+function M.state_names()
+  local c = client.get()
+  if not c then return {} end
+  local r = client.request_sync(c, 'hotlines/threads', { grouped = false }, 5000)
+  local names = {}
+  for _, s in ipairs(r and r.states or {}) do
+    if s.name ~= '' then table.insert(names, s.name) end
+  end
+  return names
+end
+
+---Shows only samples in `states` (RUNNABLE, SLEEPING, ...) for the events whose samples
+---record one; none: pick one of the shown event's states, or all.
+---@param states string[]
+---@param done fun(err: table|nil)|nil
+function M.states(states, done)
+  client.with(function(c)
+    local function apply(list)
+      client.command(c, 'hotlines.selectStates', { states = list }, function(err)
+        if client.failed(err, 'states') then
+          if done then done(err) end
+          return
+        end
+        vim.notify('hotlines: thread states: ' .. (#list == 0 and 'all' or table.concat(list, ', ')))
+        redraw(c, done)
+      end)
+    end
+    if states and #states > 0 then return apply(states) end
+    local names = M.state_names()
+    if #names == 0 then
+      vim.notify('hotlines: the shown samples record no thread state', vim.log.levels.WARN)
+      if done then done(nil) end
+      return
+    end
+    table.insert(names, 1, '(all states)')
+    vim.ui.select(names, { prompt = 'Thread states' }, function(choice, idx)
+      if not choice then return end
+      apply(idx == 1 and {} or { choice })
+    end)
+  end)
+end
+
 ---Limits the view to a time window (`"2s"`, `"500ms"`, epoch ms); no bounds clears it.
 ---@param from string|nil
 ---@param to string|nil
