@@ -100,6 +100,23 @@ bool states_matching(const Profile &p, const std::vector<std::string> &names,
   return true;
 }
 
+bool check_view_states(const Profile &p, EventId event, const std::vector<std::string> &states,
+                       std::string *error) {
+  if (states.empty()) return true;
+  const Event &ev = p.events[event];
+  if (ev.states.empty() && ev.samples.size() > 0) {
+    std::string with;
+    for (const Event &e : p.events)
+      if (!e.states.empty()) with += (with.empty() ? "" : ", ") + std::string(p.str(e.name));
+    *error = "event " + std::string(p.str(ev.name)) +
+             " records no thread states, so --state cannot apply" +
+             (with.empty() ? "" : " (events with states: " + with + ")");
+    return false;
+  }
+  std::vector<uint8_t> ok;
+  return states_matching(p, states, &ok, error);
+}
+
 bool check_view_patterns(const View &view, std::string *error) {
   const std::pair<const char *, const std::vector<std::string> *> lists[] = {
       {"threads", &view.threads.patterns},
@@ -152,19 +169,9 @@ bool SampleFilter::compile(const Profile &p, const View &view,
   state_ok_.clear();
   if (!view.threads.empty()) thread_ok_ = threads_matching(p, view.threads, cancel);
   if (cancelled()) return false;
-  if (!view.states.empty()) {
-    if (cols_->state.empty() && cols_->size() > 0) {
-      std::string with;
-      for (const Event &ev : p.events)
-        if (!ev.samples.state.empty())
-          with += (with.empty() ? "" : ", ") + std::string(p.str(ev.name));
-      *error = "event " + std::string(p.str(p.events[event_].name)) +
-               " records no thread states, so --state cannot apply" +
-               (with.empty() ? "" : " (events with states: " + with + ")");
-      return false;
-    }
-    if (!states_matching(p, view.states, &state_ok_, error)) return false;
-  }
+  if (!view.states.empty() && (!check_view_states(p, event_, view.states, error) ||
+                               !states_matching(p, view.states, &state_ok_, error)))
+    return false;
   select_ = !thread_ok_.empty() || !state_ok_.empty();
   if (select_ && thread_ok_.empty()) thread_ok_.assign(std::max<size_t>(p.threads.size(), 1), 1);
   if (select_ && state_ok_.empty()) state_ok_.assign(std::max<size_t>(p.states.size(), 1), 1);

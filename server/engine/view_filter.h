@@ -93,6 +93,11 @@ std::vector<uint8_t> idle_functions(const Profile &profile);
 bool states_matching(const Profile &profile, const std::vector<std::string> &names,
                      std::vector<uint8_t> *ok, std::string *error);
 
+// True when `states` may filter `event`'s samples: none are given, or the event records states
+// and each name is one of the profile's; else false with *error saying which.
+bool check_view_states(const Profile &profile, EventId event,
+                       const std::vector<std::string> &states, std::string *error);
+
 // Per-thread flags: the thread passes `filter` (an exact name, an OS or Java thread id, or a
 // pattern matches it). Empty when `cancel` fires.
 std::vector<uint8_t> threads_matching(const Profile &profile, const ThreadFilter &filter,

@@ -116,6 +116,12 @@ View LspServer::request_view(const LoadedProfile &lp, const json &params) const 
     view.no_idle = params["noIdle"].get<bool>();
   std::string error;
   if (!check_view_patterns(view, &error)) throw Failure::bad_params("params." + error);
+  if (params.contains("states")) {
+    const Profile &p = *lp.profile;
+    const int e = view.event.empty() ? p.metadata.default_event : p.find_event(view.event);
+    if (e >= 0 && !check_view_states(p, static_cast<EventId>(e), view.states, &error))
+      throw Failure::bad_params("params.states: " + error);
+  }
   return view;
 }
 

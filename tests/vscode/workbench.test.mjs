@@ -221,8 +221,8 @@ after(async () => {
 test('load ap-cpu.jfr from the explorer context menu', async () => {
   await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'profiles' }).first().click();
   const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^ap-cpu\.jfr$/ }).first();
-  // The folder holds many files and the explorer draws only the rows in sight: typing a name
-  // in the focused list moves to its row.
+  // Its folder is expanded (opening the other .otlp revealed it) but holds more files than the
+  // explorer draws at once: typing the name in the focused explorer moves to its row.
   await runCommand('File: Focus on Files Explorer');
   await page.keyboard.type('ap-multi-alloc.otlp');
   await row.waitFor();
@@ -768,13 +768,6 @@ test('an .otlp file opens in the profile editor and loads from the explorer like
   // The explorer's "Load Profile" offers itself on .otlp files.
   await runCommand('View: Close All Editors');
   const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^ap-multi-alloc\.otlp$/ }).first();
-  for (const folder of ['profiles', 'async-profiler-outputs']) { // expand what is not (opening a file reveals it)
-    const f = page.locator('.explorer-folders-view .monaco-list-row', { hasText: new RegExp(`^${folder}$`) }).first();
-    await f.waitFor();
-    if ((await f.getAttribute('aria-expanded')) !== 'true') await f.click();
-  }
-  // The folder holds many files and the explorer draws only the rows in sight: typing a name
-  // in the focused list moves to its row.
   await runCommand('File: Focus on Files Explorer');
   await page.keyboard.type('ap-multi-alloc.otlp');
   await row.waitFor();
