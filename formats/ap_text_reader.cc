@@ -19,6 +19,7 @@
 #include "formats/frame_text.h"
 #include "formats/profile_builder.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <string>
@@ -117,7 +118,7 @@ public:
     }
     if (traces_.empty() && flat_.empty())
       return LoadResult::failure("async-profiler text profile without stacks or functions", -1,
-                                 line_no_);
+                                 std::max<int64_t>(line_no_, 1));
     return traces_.empty() ? build_flat() : build_traces();
   }
 
@@ -140,8 +141,9 @@ private:
   }
 
   LoadResult fail(std::string why, int64_t line = -1) const {
+    // An empty text has no line read yet: its error is on line 1.
     return LoadResult::failure("async-profiler text profile: " + why, -1,
-                               line < 0 ? line_no_ : line);
+                               line < 0 ? std::max<int64_t>(line_no_, 1) : line);
   }
 
   bool same_units(std::string_view units) {

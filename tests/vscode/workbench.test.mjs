@@ -221,10 +221,6 @@ after(async () => {
 test('load ap-cpu.jfr from the explorer context menu', async () => {
   await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'profiles' }).first().click();
   const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^ap-cpu\.jfr$/ }).first();
-  // Its folder is expanded (opening the other .otlp revealed it) but holds more files than the
-  // explorer draws at once: typing the name in the focused explorer moves to its row.
-  await runCommand('File: Focus on Files Explorer');
-  await page.keyboard.type('ap-multi-alloc.otlp');
   await row.waitFor();
   await row.click({ button: 'right' });
   const item = page.locator('.monaco-menu .action-item', { hasText: 'Load Profile' }).first();
@@ -768,8 +764,18 @@ test('an .otlp file opens in the profile editor and loads from the explorer like
   // The explorer's "Load Profile" offers itself on .otlp files.
   await runCommand('View: Close All Editors');
   const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^ap-multi-alloc\.otlp$/ }).first();
-  await runCommand('File: Focus on Files Explorer');
-  await page.keyboard.type('ap-multi-alloc.otlp');
+  await runCommand('View: Show Explorer'); // earlier tests leave the hotlines views shown
+  for (const folder of ['profiles', 'async-profiler-outputs']) { // expand what is not
+    const f = page.locator('.explorer-folders-view .monaco-list-row', { hasText: new RegExp(`^${folder}$`) }).first();
+    await f.waitFor();
+    if ((await f.getAttribute('aria-expanded')) !== 'true') await f.click();
+  }
+  // The folder holds more files than the explorer draws at once: scroll until the row is drawn.
+  await page.locator('.explorer-folders-view .monaco-list').first().hover();
+  for (let i = 0; i < 60 && !(await row.isVisible()); i++) {
+    await page.mouse.wheel(0, 100);
+    await page.waitForTimeout(50);
+  }
   await row.waitFor();
   await row.click({ button: 'right' });
   const item = page.locator('.monaco-menu .action-item', { hasText: 'Load Profile' }).first();
