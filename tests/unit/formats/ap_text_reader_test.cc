@@ -180,6 +180,10 @@ TEST(ApTextReader, MalformedFilesNameTheLine) {
   LoadResult r = load_profile_bytes("--- Execution profile ---\nTotal samples : x\n");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error_line, 2);
+  // Empty text (the fuzzer's first find): the error is on line 1, not on no line.
+  r = read_ap_text("", LoadOptions{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error_line, 1) << r.error;
   r = load_profile_bytes("--- Execution profile ---\nTotal samples       : 0\n\n");
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error.find("without stacks"), std::string::npos) << r.error;
