@@ -66,7 +66,8 @@ std::vector<std::pair<std::string, std::vector<F>>> event_layouts(int layout) {
             F("b", "byte")}}};
 }
 
-void declare_types(JfrTestChunk &c, int layout) {
+// The pool types of threads and stack traces, as the JDK declares them.
+void declare_stack_types(JfrTestChunk &c) {
   c.declare("java.lang.Thread", {{"osName", "java.lang.String"},
                                  {"osThreadId", "long"},
                                  {"javaName", "java.lang.String"},
@@ -85,6 +86,10 @@ void declare_types(JfrTestChunk &c, int layout) {
                                      ref("type", "jdk.types.FrameType")});
   c.declare("jdk.types.StackTrace",
             {{"truncated", "boolean"}, F{"frames", "jdk.types.StackFrame", false, true, {}}});
+}
+
+void declare_types(JfrTestChunk &c, int layout) {
+  declare_stack_types(c);
   c.declare("test.Inner", {{"x", "int"}, {"y", "java.lang.String"}});
   // Fields of the two events whose layout varies, in the order of `layout`.
   for (const auto &[event, fields] : event_layouts(layout))
@@ -663,25 +668,8 @@ namespace {
 // keys in order; each sample's stack is 1 + its index modulo 2, its thread 1 + key.
 std::string ap2_recording(const std::vector<int> &states, const std::string &wall) {
   JfrTestChunk c;
-  c.declare("java.lang.Thread", {{"osName", "java.lang.String"},
-                                 {"osThreadId", "long"},
-                                 {"javaName", "java.lang.String"},
-                                 {"javaThreadId", "long"}});
-  c.declare("jdk.types.Symbol", {{"string", "java.lang.String"}}, "", true);
-  c.declare("java.lang.Class", {ref("name", "jdk.types.Symbol"), {"modifiers", "int"}});
-  c.declare("jdk.types.Method", {ref("type", "java.lang.Class"),
-                                 ref("name", "jdk.types.Symbol"),
-                                 ref("descriptor", "jdk.types.Symbol"),
-                                 {"modifiers", "int"},
-                                 {"hidden", "boolean"}});
-  c.declare("jdk.types.FrameType", {{"description", "java.lang.String"}}, "", true);
+  declare_stack_types(c);
   c.declare("jdk.types.ThreadState", {{"name", "java.lang.String"}}, "", true);
-  c.declare("jdk.types.StackFrame", {ref("method", "jdk.types.Method"),
-                                     {"lineNumber", "int"},
-                                     {"bytecodeIndex", "int"},
-                                     ref("type", "jdk.types.FrameType")});
-  c.declare("jdk.types.StackTrace",
-            {{"truncated", "boolean"}, F{"frames", "jdk.types.StackFrame", false, true, {}}});
   c.declare("jdk.ExecutionSample",
             {ticks_field("startTime"), ref("sampledThread", "java.lang.Thread"),
              ref("stackTrace", "jdk.types.StackTrace"), ref("state", "jdk.types.ThreadState")},
