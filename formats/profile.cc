@@ -1,6 +1,7 @@
 // Profile accessors and the invariant checker (see profile.h for the invariants).
 #include "formats/profile.h"
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <tuple>
@@ -32,6 +33,28 @@ std::string_view frame_kind_name(FrameKind kind) {
 size_t SampleColumns::bytes() const {
   return stack.size() * sizeof(StackId) + thread.bytes() + time.bytes() + count.bytes() +
          value.bytes() + labels.bytes() + state.bytes();
+}
+
+std::vector<StateTotal> state_totals(const SampleColumns &c, size_t states) {
+  std::vector<StateTotal> out;
+  if (c.state.empty()) return out;
+  out.resize(states);
+  constexpr size_t kBlock = PackedInts::kBlock;
+  int64_t state[kBlock], count[kBlock], value[kBlock];
+  for (size_t first = 0; first < c.size(); first += kBlock) {
+    const size_t m = std::min(kBlock, c.size() - first);
+    c.state.decode(first, m, state);
+    if (!c.count.empty()) c.count.decode(first, m, count);
+    if (!c.value.empty()) c.value.decode(first, m, value);
+    for (size_t k = 0; k < m; k++) {
+      StateTotal &t = out[static_cast<size_t>(state[k])];
+      const int64_t n = c.count.empty() ? 1 : count[k];
+      t.samples++;
+      t.count = saturating_add(t.count, n);
+      t.value = saturating_add(t.value, c.value.empty() ? n : value[k]);
+    }
+  }
+  return out;
 }
 
 size_t Profile::sample_count() const {
@@ -157,18 +180,8 @@ std::string Profile::check_valid() const {
     }
     if (tc != ev.total_count || tv != ev.total_value)
       return at("event", e) + "totals differ from samples";
-    if (!c.state.empty()) {
-      std::vector<StateTotal> st(states.size());
-      for (size_t i = 0; i < n; i++) {
-        StateTotal &t = st[c.state_at(i)];
-        t.samples++;
-        t.count = saturating_add(t.count, c.count_at(i));
-        t.value = saturating_add(t.value, c.value_at(i));
-      }
-      if (st != ev.states) return at("event", e) + "state totals differ from samples";
-    } else if (!ev.states.empty()) {
-      return at("event", e) + "state totals without a state column";
-    }
+    if (state_totals(c, states.size()) != ev.states)
+      return at("event", e) + "state totals differ from samples";
   }
   if (metadata.default_event < 0 ||
       (!events.empty() && static_cast<size_t>(metadata.default_event) >= events.size()))

@@ -128,6 +128,10 @@ struct StateTotal {
   bool operator==(const StateTotal &) const = default;
 };
 
+// Per state index (of `states` states), the samples of `samples` in that state; empty when the
+// columns have no state column. Decodes the columns a block at a time.
+std::vector<StateTotal> state_totals(const SampleColumns &samples, size_t states);
+
 struct Event {
   StringId name = 0;             // product event: cpu, wall, alloc, lock, live, nativemem, ...
   StringId unit = 0;             // unit of `value`: samples, nanoseconds, bytes, count
@@ -143,8 +147,7 @@ struct Event {
   // samples without locations): ProfileBuilder::finish gives them the one-frame stack
   // `[no stack]`, so that every view shows their weight as a frame of its own.
   uint64_t stackless = 0;
-  // Per Profile::states index, the event's samples in that state (ProfileBuilder::finish);
-  // empty when its samples record no state.
+  // state_totals(samples, Profile::states.size()), set by ProfileBuilder::finish.
   std::vector<StateTotal> states;
 };
 

@@ -377,33 +377,11 @@ StackId ProfileBuilder::no_stack_root() {
   return static_cast<StackId>(p.stack_count() - 1);
 }
 
-void ProfileBuilder::state_totals(Event &e) const {
-  const SampleColumns &c = e.samples;
-  e.states.clear();
-  if (c.state.empty()) return;
-  e.states.resize(p_->states.size());
-  constexpr size_t kBlock = PackedInts::kBlock;
-  int64_t state[kBlock], count[kBlock], value[kBlock];
-  for (size_t first = 0; first < c.size(); first += kBlock) {
-    const size_t m = std::min(kBlock, c.size() - first);
-    c.state.decode(first, m, state);
-    if (!c.count.empty()) c.count.decode(first, m, count);
-    if (!c.value.empty()) c.value.decode(first, m, value);
-    for (size_t k = 0; k < m; k++) {
-      StateTotal &t = e.states[static_cast<size_t>(state[k])];
-      const int64_t n = c.count.empty() ? 1 : count[k];
-      t.samples++;
-      t.count = saturating_add(t.count, n);
-      t.value = saturating_add(t.value, c.value.empty() ? n : value[k]);
-    }
-  }
-}
-
 std::unique_ptr<Profile> ProfileBuilder::finish() {
   place_stackless();
   for (Event &e : p_->events) {
     total(e);
-    state_totals(e);
+    e.states = state_totals(e.samples, p_->states.size()); // after total(): weights clamped
   }
   string_ids_.clear();
   function_ids_.clear();

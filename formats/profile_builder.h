@@ -81,8 +81,6 @@ public:
 
 private:
   void total(Event &e);
-  // Event::states from the state column (after total(): weights as clamped).
-  void state_totals(Event &e) const;
   void place_stackless();
   // The root stack `[no stack]`, made when first needed.
   StackId no_stack_root();

@@ -101,7 +101,7 @@ bool states_matching(const Profile &p, const std::vector<std::string> &names,
 }
 
 bool check_view_states(const Profile &p, EventId event, const std::vector<std::string> &states,
-                       std::string *error) {
+                       std::string *error, std::vector<uint8_t> *ok) {
   if (states.empty()) return true;
   const Event &ev = p.events[event];
   if (ev.states.empty() && ev.samples.size() > 0) {
@@ -113,8 +113,8 @@ bool check_view_states(const Profile &p, EventId event, const std::vector<std::s
              (with.empty() ? "" : " (events with states: " + with + ")");
     return false;
   }
-  std::vector<uint8_t> ok;
-  return states_matching(p, states, &ok, error);
+  std::vector<uint8_t> flags;
+  return states_matching(p, states, ok ? ok : &flags, error);
 }
 
 bool check_view_patterns(const View &view, std::string *error) {
@@ -169,8 +169,7 @@ bool SampleFilter::compile(const Profile &p, const View &view,
   state_ok_.clear();
   if (!view.threads.empty()) thread_ok_ = threads_matching(p, view.threads, cancel);
   if (cancelled()) return false;
-  if (!view.states.empty() && (!check_view_states(p, event_, view.states, error) ||
-                               !states_matching(p, view.states, &state_ok_, error)))
+  if (!view.states.empty() && !check_view_states(p, event_, view.states, error, &state_ok_))
     return false;
   select_ = !thread_ok_.empty() || !state_ok_.empty();
   if (select_ && thread_ok_.empty()) thread_ok_.assign(std::max<size_t>(p.threads.size(), 1), 1);

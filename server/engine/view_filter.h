@@ -94,9 +94,11 @@ bool states_matching(const Profile &profile, const std::vector<std::string> &nam
                      std::vector<uint8_t> *ok, std::string *error);
 
 // True when `states` may filter `event`'s samples: none are given, or the event records states
-// and each name is one of the profile's; else false with *error saying which.
+// and each name is one of the profile's (then *ok, when given, receives states_matching's
+// flags); else false with *error saying which.
 bool check_view_states(const Profile &profile, EventId event,
-                       const std::vector<std::string> &states, std::string *error);
+                       const std::vector<std::string> &states, std::string *error,
+                       std::vector<uint8_t> *ok = nullptr);
 
 // Per-thread flags: the thread passes `filter` (an exact name, an OS or Java thread id, or a
 // pattern matches it). Empty when `cancel` fires.
