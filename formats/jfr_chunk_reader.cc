@@ -109,6 +109,7 @@ struct Handler {
   TimeUnit time_unit = TimeUnit::ticks;
   TimeUnit duration_unit = TimeUnit::raw;
   size_t range = SIZE_MAX; // index into the caller's column ranges
+  uint8_t source = 0;      // index into its event's sources
   int64_t count = 0;       // survey: events of this type
   // settings: field indexes
   int f_name = -1, f_value = -1, f_id = -1;
@@ -195,13 +196,24 @@ struct JfrChunkReader::Impl {
     return true;
   }
 
+  // The table's rule for an event class, else the by-type rule when its events carry a stack.
+  const JfrEventRule *sample_rule(int c) const {
+    const JfrClass &cls = md->classes[c];
+    if (const JfrEventRule *r = find_jfr_event_rule(cls.name)) return r;
+    if (cls.super_type != "jdk.jfr.Event" || cls.name == "jdk.ActiveSetting" ||
+        cls.name == "jdk.JVMInformation")
+      return nullptr;
+    if (md->field(c, "stackTrace") < 0) return nullptr;
+    return jfr_event_rule_by_type(md->field(c, "duration") >= 0);
+  }
+
   void setup_handlers() {
     for (size_t c = 0; c < md->classes.size(); c++) {
       const JfrClass &cls = md->classes[c];
       if (cls.name == "jdk.ExecutionSample") exec_type_id = cls.id;
       Handler h;
       h.cls = static_cast<int>(c);
-      if (const JfrEventRule *r = find_jfr_event_rule(cls.name)) {
+      if (const JfrEventRule *r = sample_rule(static_cast<int>(c))) {
         h.kind = Handler::sample;
         h.rule = r;
         const auto &codes = dec->codes(h.cls);
@@ -524,6 +536,7 @@ struct JfrChunkReader::Impl {
     c.time[i] = time;
     if (!c.count.empty()) c.count[i] = count;
     if (!c.value.empty()) c.value[i] = value;
+    if (!c.source.empty()) c.source[i] = h.source;
     if (!c.state.empty())
       c.state[i] = has(kState) && h.ref_type[kState] >= 0
                        ? index.state(h.ref_type[kState], static_cast<uint64_t>(v[kState]), at)
@@ -648,12 +661,10 @@ struct JfrChunkReader::Impl {
     }
     if (p != slice_begin || info.slices.empty()) close_slice(p);
     info.sample_types.clear();
-    info.state_types.clear();
-    for (uint32_t hi : first_seen) {
-      const std::string &name = md->classes[handlers[hi].cls].name;
-      info.sample_types.emplace_back(name, handlers[hi].count);
-      if (handlers[hi].ref_type[kState] >= 0) info.state_types.push_back(name);
-    }
+    for (uint32_t hi : first_seen)
+      info.sample_types.push_back(JfrChunkInfo::SampleType{md->classes[handlers[hi].cls].name,
+                                                           handlers[hi].count, handlers[hi].rule,
+                                                           handlers[hi].ref_type[kState] >= 0});
     for (size_t k = 0; k < info.slices.size(); k++) {
       info.slices[k].counts.assign(first_seen.size(), 0);
       for (const auto &[hi, n] : slice_counts[k])
@@ -719,12 +730,15 @@ struct JfrChunkReader::Impl {
     return true;
   }
 
-  void route(const std::vector<std::pair<std::string, size_t>> &range_of_type) {
+  void route(const std::vector<JfrRoute> &routes) {
     for (Handler &h : handlers) {
       h.range = SIZE_MAX;
       if (h.kind != Handler::sample) continue;
-      for (const auto &[type, range] : range_of_type)
-        if (type == md->classes[h.cls].name) h.range = range;
+      for (const JfrRoute &r : routes)
+        if (r.type == md->classes[h.cls].name) {
+          h.range = r.range;
+          h.source = r.source;
+        }
     }
   }
 
@@ -803,8 +817,8 @@ JfrChunkReader::~JfrChunkReader() = default;
 bool JfrChunkReader::survey(size_t slice_bytes) {
   return impl_->survey(slice_bytes);
 }
-void JfrChunkReader::route(const std::vector<std::pair<std::string, size_t>> &range_of_type) {
-  impl_->route(range_of_type);
+void JfrChunkReader::route(const std::vector<JfrRoute> &routes) {
+  impl_->route(routes);
 }
 void JfrChunkReader::attach(std::string_view chunk_bytes) {
   impl_->attach(chunk_bytes);

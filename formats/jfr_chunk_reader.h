@@ -10,6 +10,7 @@
 #pragma once
 
 #include "formats/jfr_chunk.h"
+#include "formats/jfr_event_table.h"
 #include "formats/load_result.h"
 #include "formats/profile_builder.h"
 
@@ -36,10 +37,15 @@ struct JfrChunkInfo {
   int64_t period_ns = 0;    // sampling interval of jdk.ExecutionSample when recorded
   int64_t events = 0;       // events in the chunk, of every type
   // Sample-producing JFR event types present in the chunk, in order of first appearance,
-  // with their number of events.
-  std::vector<std::pair<std::string, int64_t>> sample_types;
-  std::vector<std::string> state_types; // those of sample_types whose events have a state
-  std::vector<JfrSlice> slices;         // the chunk's events, in order
+  // with their number of events and the rule that makes them samples.
+  struct SampleType {
+    std::string type;
+    int64_t count = 0;
+    const JfrEventRule *rule = nullptr;
+    bool state = false; // its events have a thread state field
+  };
+  std::vector<SampleType> sample_types;
+  std::vector<JfrSlice> slices; // the chunk's events, in order
 };
 
 // The sample columns of one product event, sized by the caller before decoding.
@@ -50,6 +56,15 @@ struct JfrEventColumns {
   std::vector<int64_t> count;  // allocated only when a source has counts other than 1
   std::vector<int64_t> value;  // allocated only when a source has values other than the count
   std::vector<uint32_t> state; // allocated only when a source has a thread state
+  std::vector<uint8_t> source; // allocated only for an event of several sources: which one
+};
+
+// Where the samples of one JFR type go in pass 2: the caller's ranges[range], as source
+// `source` of their event.
+struct JfrRoute {
+  std::string type;
+  size_t range = 0;
+  uint8_t source = 0;
 };
 
 // Where one slice writes the samples of one product event: [begin, begin + capacity).
@@ -95,9 +110,9 @@ public:
   // Pass 1: metadata, settings, sample counts and slices of about `slice_bytes` into info().
   // False on corrupt data.
   bool survey(size_t slice_bytes);
-  // Before pass 2: samples of JFR type T go to ranges[i] for the pair (T, i) in
-  // `range_of_type`; types not listed are skipped without decoding.
-  void route(const std::vector<std::pair<std::string, size_t>> &range_of_type);
+  // Before pass 2: where each type's samples go; types not listed are skipped without
+  // decoding.
+  void route(const std::vector<JfrRoute> &routes);
   // Pass 2, on any thread: info().slices[s] into `ranges` (by event index), its references
   // into *refs. False (with refs->error) on corrupt data or cancellation.
   bool decode(size_t s, std::vector<JfrColumnRange> &ranges, JfrSliceRefs *refs) const;

@@ -29,6 +29,12 @@ const JfrEventRule *find_jfr_event_rule(std::string_view jfr_type) {
   return nullptr;
 }
 
+const JfrEventRule *jfr_event_rule_by_type(bool has_duration) {
+  static constexpr JfrEventRule kTimed{"", "", "nanoseconds", JfrWeight::duration, "", true};
+  static constexpr JfrEventRule kCounted{"", "", "samples", JfrWeight::one, "", true};
+  return has_duration ? &kTimed : &kCounted;
+}
+
 std::string jfr_execution_event_name(std::string_view setting) {
   if (setting.empty() || setting == "cpu" || setting == "itimer" || setting == "ctimer" ||
       setting == "cpu-clock")

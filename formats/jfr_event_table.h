@@ -27,10 +27,17 @@ struct JfrEventRule {
   // which estimate the same allocations: jdk.ObjectAllocationSample is then alloc-sample.
   // Empty: `event` always.
   std::string_view event_beside_tlab = {};
+  // The product event is the JFR type's own name (event types the table does not know).
+  bool named_by_type = false;
 };
 
 // The rule for a JFR event type, or nullptr when the type is not a sample source.
 const JfrEventRule *find_jfr_event_rule(std::string_view jfr_type);
+
+// The rule for an event type the table does not know whose events carry a stack trace: its own
+// event, named by the type (`jdk.JavaErrorThrow`, `datadog.ExecutionSample`), weighted by its
+// duration when it has one, else counted.
+const JfrEventRule *jfr_event_rule_by_type(bool has_duration);
 
 // The product event for jdk.ExecutionSample given an `event` ActiveSetting value:
 // cpu, itimer, ctimer and cpu-clock are "cpu"; anything else keeps its name.

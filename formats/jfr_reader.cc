@@ -105,15 +105,19 @@ struct PlannedEvent {
   bool count = false, value = false; // whether a source has counts or values of its own
   bool state = false;                // whether a source has thread states
   std::string rule;                  // how the samples were chosen, when a type does not say
+  // A type the table does not know, named by itself (jfr_event_rule_by_type): dropped when no
+  // sample has a stack, counted when every duration is 0.
+  bool by_type = false;
   // async-profiler 2.x's cpu and wall samples are both jdk.ExecutionSample: in the chunks that
   // recorded both (`split`), this event's samples with a thread state go to event `wall`.
   size_t wall = SIZE_MAX;
-  size_t size = 0; // samples the survey counted
+  uint8_t wall_source = 0; // the split type's index in the wall event's sources
+  size_t size = 0;         // samples the survey counted
   SampleColumns columns;
   // Whether any sample has a thread other than 0, a time, a count other than 1, a value
   // other than its count, a state: the columns that hold only defaults are dropped at the end.
   bool any_thread = false, any_time = false, any_count = false, any_value = false,
-       any_state = false;
+       any_state = false, any_stack = false;
   int64_t total_count = 0, total_value = 0;
   bool overflow = false;
 };
@@ -135,9 +139,9 @@ struct ChunkWork {
   int64_t error_offset = -1;
   JfrSource::Held bytes; // while the chunk is surveyed, and from its first slice to its last
   std::unique_ptr<JfrChunkReader> reader;
-  std::vector<std::pair<std::string, size_t>> range_of_type; // JFR type -> event index
-  size_t first_slice = 0;                                    // index into JfrRead::slices
-  bool split = false; // cpu and wall both as jdk.ExecutionSample (PlannedEvent::wall)
+  std::vector<JfrRoute> routes; // JFR type -> event index (range) and source
+  size_t first_slice = 0;       // index into JfrRead::slices
+  bool split = false;           // cpu and wall both as jdk.ExecutionSample (PlannedEvent::wall)
 };
 
 // The event shown when the user picks none: the first of `name(0..n)` in order of preference.
@@ -203,6 +207,8 @@ struct JfrRead {
   // The events into `out`, with optional columns dropped where they hold defaults. False
   // (with `failure` set) when an event's totals overflow.
   bool add_events();
+  // One event into `out` (none when it has no samples, or is a type of its own without stacks).
+  bool add_event(PlannedEvent &ev);
   // The finished profile and its metadata.
   LoadResult finish();
 
@@ -218,6 +224,7 @@ struct JfrRead {
   LoadResult failure;
   std::vector<PlannedEvent> events;
   std::string exec_name = "cpu";
+  std::string by_type; // the events named by their JFR type, for the load warning
   ProfileBuilder out;
   // The slices resolve into `out` in file order: `resolved` of them have, guarded by mu.
   std::mutex mu;
@@ -267,10 +274,8 @@ bool JfrRead::chunk_failed(size_t i) {
 void JfrRead::plan_events() {
   bool has_tlab = false;
   for (const ChunkWork &c : chunks)
-    for (const auto &[type, count] : c.info.sample_types) {
-      const JfrEventRule *rule = find_jfr_event_rule(type);
-      has_tlab |= count > 0 && rule && rule->weight == JfrWeight::tlab_or_allocation;
-    }
+    for (const JfrChunkInfo::SampleType &t : c.info.sample_types)
+      has_tlab |= t.count > 0 && t.rule->weight == JfrWeight::tlab_or_allocation;
   auto event_named = [&](const std::string &name, std::string_view unit) {
     size_t e = 0;
     while (e < events.size() && events[e].name != name) e++;
@@ -281,9 +286,12 @@ void JfrRead::plan_events() {
     }
     return e;
   };
+  // The type's index in the event's sources (the source column holds a byte: the table
+  // feeds no event from more than a few types, and a type named by itself is its own event).
   auto add_source = [](PlannedEvent &ev, const std::string &type) {
-    if (std::find(ev.sources.begin(), ev.sources.end(), type) == ev.sources.end())
-      ev.sources.push_back(type);
+    auto it = std::find(ev.sources.begin(), ev.sources.end(), type);
+    if (it == ev.sources.end()) it = ev.sources.insert(it, type);
+    return static_cast<uint8_t>(it - ev.sources.begin());
   };
   std::string setting;
   for (ChunkWork &c : chunks) {
@@ -292,32 +300,34 @@ void JfrRead::plan_events() {
       setting = c.info.exec_setting;
     }
     c.split = exec_name == "cpu" && !c.info.wall_setting.empty();
-    for (const auto &[type, count] : c.info.sample_types) {
-      const JfrEventRule *rule = find_jfr_event_rule(type);
-      if (!rule) continue;
-      std::string name = rule->event.empty() ? exec_name : std::string(rule->event);
+    for (const JfrChunkInfo::SampleType &t : c.info.sample_types) {
+      const std::string &type = t.type;
+      const JfrEventRule *rule = t.rule;
+      std::string name = rule->named_by_type   ? type
+                         : rule->event.empty() ? exec_name
+                                               : std::string(rule->event);
       if (has_tlab && !rule->event_beside_tlab.empty()) name = rule->event_beside_tlab;
       const size_t e = event_named(name, rule->unit);
       PlannedEvent &ev = events[e];
-      add_source(ev, type);
+      const uint8_t source = add_source(ev, type);
+      ev.by_type = rule->named_by_type;
       ev.count |= rule->weight == JfrWeight::samples;
       ev.value |= rule->weight != JfrWeight::samples && rule->weight != JfrWeight::one;
-      ev.state |= std::find(c.info.state_types.begin(), c.info.state_types.end(), type) !=
-                  c.info.state_types.end();
+      ev.state |= t.state;
       if (rule->event.empty() && c.split) {
         const std::string both = ": async-profiler 2.x wrote cpu and wall samples as one type "
                                  "(settings event=" +
                                  setting + ", wall=" + c.info.wall_setting + ")";
         const size_t w = event_named("wall", rule->unit);
         events[w].state = events[e].state = true;
-        add_source(events[w], type);
+        events[e].wall_source = add_source(events[w], type);
         events[e].wall = w;
         if (events[e].rule.empty()) events[e].rule = type + " in STATE_DEFAULT" + both;
         if (events[w].rule.empty()) events[w].rule = type + " in other states" + both;
       } else if (rule->event.empty() && !setting.empty() && ev.rule.empty()) {
         ev.rule = type + ", named by the recording's setting event=" + setting;
       }
-      c.range_of_type.emplace_back(type, e);
+      c.routes.push_back(JfrRoute{type, e, source});
     }
   }
 }
@@ -331,7 +341,13 @@ void JfrRead::select_event() {
         events.size(), [&](size_t e) { return events[e].name; }, exec_name);
   for (size_t e = 0; e < events.size() && keep == events.size(); e++)
     if (events[e].name == want) keep = e;
-  if (keep == events.size()) return; // no such event: load them all, so errors can list them
+  // A JFR type's name picks the event it feeds (Profile::find_event), with its split pair.
+  for (size_t e = 0; e < events.size() && keep == events.size(); e++)
+    if (std::find(events[e].sources.begin(), events[e].sources.end(), want) !=
+        events[e].sources.end())
+      keep = e;
+  // No such event or type: load them all, so errors can list them.
+  if (keep == events.size()) return;
   // The kept event, and the one it splits samples with (the wall samples come from cpu's).
   std::vector<size_t> index(events.size(), SIZE_MAX);
   std::vector<PlannedEvent> kept;
@@ -344,9 +360,8 @@ void JfrRead::select_event() {
     if (ev.wall != SIZE_MAX) ev.wall = index[ev.wall];
   events = std::move(kept);
   for (ChunkWork &c : chunks) {
-    std::erase_if(c.range_of_type,
-                  [&](const auto &type_event) { return index[type_event.second] == SIZE_MAX; });
-    for (auto &type_event : c.range_of_type) type_event.second = index[type_event.second];
+    std::erase_if(c.routes, [&](const JfrRoute &r) { return index[r.range] == SIZE_MAX; });
+    for (JfrRoute &r : c.routes) r.range = index[r.range];
   }
 }
 
@@ -366,13 +381,13 @@ void JfrRead::plan_ranges() {
     const ChunkWork &c = chunks[sw.chunk];
     const JfrSlice &sl = c.info.slices[sw.index];
     sw.ranges.resize(events.size());
-    for (const auto &[type, e] : c.range_of_type)
+    for (const JfrRoute &r : c.routes)
       for (size_t t = 0; t < c.info.sample_types.size(); t++)
-        if (c.info.sample_types[t].first == type)
-          sw.ranges[e].capacity += static_cast<size_t>(sl.counts[t]);
+        if (c.info.sample_types[t].type == r.type)
+          sw.ranges[r.range].capacity += static_cast<size_t>(sl.counts[t]);
     for (size_t e = 0; e < events.size(); e++) events[e].size += sw.ranges[e].capacity;
   }
-  for (ChunkWork &c : chunks) c.reader->route(c.range_of_type);
+  for (ChunkWork &c : chunks) c.reader->route(c.routes);
   for (PlannedEvent &ev : events) {
     ev.columns.stack.reserve(ev.size);
     ev.columns.thread.reserve(ev.size);
@@ -380,6 +395,7 @@ void JfrRead::plan_ranges() {
     if (ev.count) ev.columns.count.reserve(ev.size);
     if (ev.value) ev.columns.value.reserve(ev.size);
     if (ev.state) ev.columns.state.reserve(ev.size);
+    if (ev.sources.size() > 1) ev.columns.source.reserve(ev.size);
   }
 }
 
@@ -409,6 +425,7 @@ void JfrRead::read_slice(size_t k) {
         if (events[e].count) raw.count.resize(cap);
         if (events[e].value) raw.value.resize(cap);
         if (events[e].state) raw.state.resize(cap);
+        if (events[e].sources.size() > 1) raw.source.resize(cap);
         sw.ranges[e].columns = &raw;
       }
       decoded = c.reader->decode(sw.index, sw.ranges, &refs);
@@ -463,11 +480,13 @@ void append_samples(const JfrEventColumns &raw, size_t n, PlannedEvent &ev) {
   c.stack.insert(c.stack.end(), raw.stack.begin(), raw.stack.begin() + static_cast<ptrdiff_t>(n));
   c.thread.append(raw.thread.data(), n);
   c.time.append(raw.time.data(), n);
-  bool thread = false, time = false, count = false, value = false;
+  bool thread = false, time = false, count = false, value = false, stack = false;
   for (size_t i = 0; i < n; i++) {
     thread |= raw.thread[i] != 0;
     time |= raw.time[i] != 0;
+    stack |= raw.stack[i] != kNoStack;
   }
+  if (!raw.source.empty()) c.source.append(raw.source.data(), n);
   const int64_t *counts = raw.count.empty() ? nullptr : raw.count.data();
   const int64_t *values = raw.value.empty() ? counts : raw.value.data();
   if (counts) {
@@ -498,14 +517,18 @@ void append_samples(const JfrEventColumns &raw, size_t n, PlannedEvent &ev) {
       for (size_t i = 0; i < n && !ev.any_state; i++) ev.any_state = raw.state[i] != 0;
     }
   }
+  ev.any_stack |= stack;
   ev.any_thread |= thread;
   ev.any_time |= time;
   ev.any_count |= count;
   ev.any_value |= value;
 }
 
-// The first n samples of `raw` whose state is (`in_state`) or is not a thread state.
-JfrEventColumns samples_by_state(const JfrEventColumns &raw, size_t n, bool in_state) {
+// The first n samples of `raw` whose state is (`in_state`) or is not a thread state. When the
+// event they go to, `to`, has a source column, their source is raw's own (source < 0) or
+// `source`.
+JfrEventColumns samples_by_state(const JfrEventColumns &raw, size_t n, bool in_state,
+                                 const PlannedEvent &to, int source) {
   JfrEventColumns out;
   for (size_t i = 0; i < n; i++) {
     if ((raw.state[i] != 0) != in_state) continue;
@@ -515,6 +538,8 @@ JfrEventColumns samples_by_state(const JfrEventColumns &raw, size_t n, bool in_s
     if (!raw.count.empty()) out.count.push_back(raw.count[i]);
     if (!raw.value.empty()) out.value.push_back(raw.value[i]);
     out.state.push_back(raw.state[i]);
+    if (to.sources.size() > 1)
+      out.source.push_back(source < 0 ? raw.source[i] : static_cast<uint8_t>(source));
   }
   return out;
 }
@@ -533,8 +558,9 @@ bool JfrRead::merge_slice(size_t k) {
     const JfrEventColumns &raw = sw.raw[e];
     const size_t n = sw.ranges[e].written;
     if (c.split && events[e].wall != SIZE_MAX && !raw.state.empty()) {
-      const JfrEventColumns stateless = samples_by_state(raw, n, false);
-      const JfrEventColumns in_state = samples_by_state(raw, n, true);
+      const PlannedEvent &wall = events[events[e].wall];
+      const JfrEventColumns stateless = samples_by_state(raw, n, false, events[e], -1);
+      const JfrEventColumns in_state = samples_by_state(raw, n, true, wall, events[e].wall_source);
       append_samples(stateless, stateless.stack.size(), events[e]);
       append_samples(in_state, in_state.stack.size(), events[events[e].wall]);
     } else {
@@ -559,26 +585,42 @@ bool JfrRead::merge_slice(size_t k) {
 }
 
 bool JfrRead::add_events() {
-  for (PlannedEvent &ev : events) {
-    SampleColumns &c = ev.columns;
-    if (c.size() == 0) continue;
-    if (ev.overflow) {
-      failure = LoadResult::failure("JFR event " + ev.name + ": values overflow a 64-bit total", 0);
-      return false;
-    }
-    // Columns that hold only their defaults are dropped, as ProfileBuilder::add_sample does.
-    if (!ev.any_value) c.value.clear();
-    if (!ev.any_count) c.count.clear();
-    if (!ev.any_thread) c.thread.clear();
-    if (!ev.any_time) c.time.clear();
-    if (!ev.any_state) c.state.clear();
-    c.stack.shrink_to_fit();
-    EventId id = out.event(ev.name, ev.unit);
-    Event &e = out.event_at(id);
-    for (const std::string &s : ev.sources) e.sources.push_back(out.intern(s));
-    if (!ev.rule.empty()) e.rule = out.intern(ev.rule);
-    e.samples = std::move(c);
+  // The table's events first, then the types named by themselves, each in order of first
+  // appearance.
+  for (const bool own : {false, true})
+    for (PlannedEvent &ev : events)
+      if (ev.by_type == own && !add_event(ev)) return false;
+  return true;
+}
+
+bool JfrRead::add_event(PlannedEvent &ev) {
+  SampleColumns &c = ev.columns;
+  if (c.size() == 0 || (ev.by_type && !ev.any_stack)) return true;
+  if (ev.overflow) {
+    failure = LoadResult::failure("JFR event " + ev.name + ": values overflow a 64-bit total", 0);
+    return false;
   }
+  // Columns that hold only their defaults are dropped, as ProfileBuilder::add_sample does.
+  if (!ev.any_value) c.value.clear();
+  if (!ev.any_count) c.count.clear();
+  if (!ev.any_thread) c.thread.clear();
+  if (!ev.any_time) c.time.clear();
+  if (!ev.any_state) c.state.clear();
+  if (ev.sources.size() < 2) c.source.clear();
+  // A type of the user's whose events all last 0 ns (or are instants) is counted.
+  if (ev.by_type && ev.value && ev.total_value == 0) {
+    c.value.clear();
+    ev.unit = "samples";
+  }
+  if (ev.by_type)
+    by_type += (by_type.empty() ? "" : ", ") + ev.name + " (" + std::to_string(c.size()) +
+               (c.size() == 1 ? " event)" : " events)");
+  c.stack.shrink_to_fit();
+  EventId id = out.event(ev.name, ev.unit);
+  Event &e = out.event_at(id);
+  for (const std::string &s : ev.sources) e.sources.push_back(out.intern(s));
+  if (!ev.rule.empty()) e.rule = out.intern(ev.rule);
+  e.samples = std::move(c);
   return true;
 }
 
@@ -596,6 +638,12 @@ LoadResult JfrRead::finish() {
     md.period = period;
     md.period_type = "nanoseconds";
   }
+  if (!by_type.empty())
+    md.warnings.push_back(LoadWarning{
+        "JFR event types with stack traces that no hotlines event maps load as events of "
+        "their own names (select one with its full name): " +
+            by_type,
+        -1, -1});
   if (!list.problem.empty())
     md.warnings.push_back(LoadWarning{list.problem + "; loaded the " + std::to_string(n) +
                                           " complete chunk(s) before it",

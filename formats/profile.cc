@@ -32,7 +32,7 @@ std::string_view frame_kind_name(FrameKind kind) {
 
 size_t SampleColumns::bytes() const {
   return stack.size() * sizeof(StackId) + thread.bytes() + time.bytes() + count.bytes() +
-         value.bytes() + labels.bytes() + state.bytes();
+         value.bytes() + labels.bytes() + state.bytes() + source.bytes();
 }
 
 std::vector<StateTotal> state_totals(const SampleColumns &c, size_t states) {
@@ -72,6 +72,21 @@ size_t Profile::sample_bytes() const {
 int Profile::find_event(std::string_view name) const {
   for (size_t i = 0; i < events.size(); i++)
     if (str(events[i].name) == name) return static_cast<int>(i);
+  int found = -1;
+  for (size_t i = 0; i < events.size(); i++)
+    for (StringId s : events[i].sources)
+      if (str(s) == name) {
+        if (found >= 0) return -1;
+        found = static_cast<int>(i);
+      }
+  return found;
+}
+
+int Profile::selected_source(EventId e, std::string_view name) const {
+  const Event &ev = events[e];
+  if (str(ev.name) == name || ev.samples.source.empty()) return -1;
+  for (size_t s = 0; s < ev.sources.size(); s++)
+    if (str(ev.sources[s]) == name) return static_cast<int>(s);
   return -1;
 }
 
@@ -163,6 +178,7 @@ std::string Profile::check_valid() const {
     if (!c.labels.empty() && c.labels.size() != n) return at("event", e) + "labels column length";
     if (!c.time.empty() && c.time.size() != n) return at("event", e) + "time column length";
     if (!c.state.empty() && c.state.size() != n) return at("event", e) + "state column length";
+    if (!c.source.empty() && c.source.size() != n) return at("event", e) + "source column length";
     if (!c.count.empty() && c.count.size() != n) return at("event", e) + "count column length";
     if (!c.value.empty() && c.value.size() != n) return at("event", e) + "value column length";
     int64_t tc = 0, tv = 0;
@@ -173,6 +189,8 @@ std::string Profile::check_valid() const {
       if (c.labels_at(i) >= label_sets.size()) return at("event", e) + "label set out of range";
       if (!c.state.empty() && c.state_at(i) >= states.size())
         return at("event", e) + "thread state out of range";
+      if (!c.source.empty() && c.source_at(i) >= ev.sources.size())
+        return at("event", e) + "source out of range";
       if (c.count_at(i) < 1) return at("event", e) + "count < 1";
       if (c.has_time() && c.time.at(i) < 0) return at("event", e) + "negative time";
       tc = saturating_add(tc, c.count_at(i));

@@ -90,7 +90,8 @@ using LabelSet = std::vector<Label>;
 // optional: `thread` empty means every sample is on thread 0, `count` empty means every
 // sample counts 1, `value` empty means the value equals the count, `time` empty means the
 // format has no time, `labels` empty means no sample has labels (label set 0 is empty),
-// `state` empty means no sample has a thread state (state 0 is none).
+// `state` empty means no sample has a thread state (state 0 is none), `source` empty means the
+// event has one source (else each sample's index into Event::sources).
 // Every column but `stack` is packed (PackedInts): a cpu sample takes about 9 bytes (stack 4,
 // thread 1, time 4), an allocation sample 2-3 more for its size. Loops over many samples
 // decode runs of them (PackedInts::decode) rather than calling the *_at accessors.
@@ -102,6 +103,7 @@ struct SampleColumns {
   PackedInts value;
   PackedInts labels; // index into Profile::label_sets
   PackedInts state;  // index into Profile::states
+  PackedInts source; // index into Event::sources
 
   size_t size() const { return stack.size(); }
   ThreadId thread_at(size_t i) const {
@@ -112,6 +114,9 @@ struct SampleColumns {
   }
   uint32_t state_at(size_t i) const {
     return state.empty() ? 0 : static_cast<uint32_t>(state.at(i));
+  }
+  uint32_t source_at(size_t i) const {
+    return source.empty() ? 0 : static_cast<uint32_t>(source.at(i));
   }
   int64_t count_at(size_t i) const { return count.empty() ? 1 : count.at(i); }
   int64_t value_at(size_t i) const { return value.empty() ? count_at(i) : value.at(i); }
@@ -133,13 +138,16 @@ struct StateTotal {
 std::vector<StateTotal> state_totals(const SampleColumns &samples, size_t states);
 
 struct Event {
-  StringId name = 0;             // product event: cpu, wall, alloc, lock, live, nativemem, ...
-  StringId unit = 0;             // unit of `value`: samples, nanoseconds, bytes, count
-  StringId count_label = 0;      // what `count` counts when it is not samples (e.g. alloc_objects)
-  StringId value_label = 0;      // the source's name for `value` (e.g. pprof alloc_space)
-  std::vector<StringId> sources; // source event/sample types that fed it
-  StringId rule = 0;             // how the reader chose the samples when their type does not
-                                 // say ("jdk.ExecutionSample in STATE_DEFAULT: ..."), else 0
+  StringId name = 0;        // product event: cpu, wall, alloc, lock, live, nativemem, ...
+  StringId unit = 0;        // unit of `value`: samples, nanoseconds, bytes, count
+  StringId count_label = 0; // what `count` counts when it is not samples (e.g. alloc_objects)
+  StringId value_label = 0; // the source's name for `value` (e.g. pprof alloc_space)
+  // The source event/sample types that fed it (JFR types, pprof sample types). A JFR type's
+  // name selects its event (Profile::find_event), and with it only that type's samples when
+  // the event has several sources (the `source` column).
+  std::vector<StringId> sources;
+  StringId rule = 0; // how the reader chose the samples when their type does not
+                     // say ("jdk.ExecutionSample in STATE_DEFAULT: ..."), else 0
   SampleColumns samples;
   int64_t total_count = 0;
   int64_t total_value = 0;
@@ -196,8 +204,13 @@ public:
   size_t sample_bytes() const;
   // Returns an empty string when every invariant above holds, else the first violation.
   std::string check_valid() const;
-  // The event with this name, or -1.
+  // The event with this name, else the one event one of whose several sources has it (a JFR
+  // type: `jdk.ThreadPark` is part of lock), else -1 (also when several events share the
+  // source: async-profiler 2.x's jdk.ExecutionSample feeds cpu and wall).
   int find_event(std::string_view name) const;
+  // The index in event e's sources of the source `name` selects: when `name` is not e's own
+  // name and e's samples come from several sources. Else -1 (the name takes every sample).
+  int selected_source(EventId e, std::string_view name) const;
   // Frames of a stack, leaf first.
   std::vector<FrameId> frames_of(StackId stack) const;
 };

@@ -15,7 +15,7 @@ PassTotals weigh_hidden(const ProfileIndex &index, const View &view, EventId eve
   PassTotals by_stack, out;
   std::span<const int64_t> stack_self;
   std::shared_ptr<const ViewWeights> base;
-  if (!shown.filters()) {
+  if (!view_filters(index.profile(), shown)) {
     base = index.unfiltered(event, view.measure);
     stack_self = base->self();
     out.total = base->total;

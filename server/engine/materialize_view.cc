@@ -58,10 +58,11 @@ std::unique_ptr<Profile> materialize_view(const Profile &p, const View &view, st
                            if (!c.value.empty()) d.value.push_back(c.value.at(i));
                            if (!c.labels.empty()) d.labels.push_back(c.labels.at(i));
                            if (!c.state.empty()) d.state.push_back(c.state_at(i));
+                           if (!c.source.empty()) d.source.push_back(c.source_at(i));
                            ev.total_count += c.count_at(i);
                            ev.total_value += c.value_at(i);
                          });
-  for (PackedInts *col : {&d.thread, &d.time, &d.count, &d.value, &d.labels, &d.state})
+  for (PackedInts *col : {&d.thread, &d.time, &d.count, &d.value, &d.labels, &d.state, &d.source})
     col->shrink_to_fit();
   ev.states = state_totals(d, out->states.size());
   if (cancel && cancel->load(std::memory_order_relaxed)) {

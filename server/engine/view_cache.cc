@@ -1,6 +1,8 @@
 // ViewCache (see view_cache.h).
 #include "server/engine/view_cache.h"
 
+#include "server/engine/view_filter.h"
+
 namespace hotlines {
 
 ViewCache::ViewCache(std::shared_ptr<const ProfileIndex> index, size_t capacity)
@@ -28,7 +30,8 @@ std::string ViewCache::signature(const View &v) {
 }
 
 ViewResult ViewCache::get(const View &view, const std::atomic<bool> *cancel) {
-  if (!view.filters()) return compute_view(*index_, view, cancel); // precomputed: a lookup
+  if (!view_filters(index_->profile(), view))
+    return compute_view(*index_, view, cancel); // precomputed: a lookup
   std::string key = signature(view);
   {
     std::lock_guard lock(mu_);

@@ -117,6 +117,25 @@ bool check_view_states(const Profile &p, EventId event, const std::vector<std::s
   return states_matching(p, states, ok ? ok : &flags, error);
 }
 
+std::string unknown_event_error(const Profile &p, const std::string &name) {
+  std::string names, fed;
+  for (const Event &ev : p.events) {
+    names += (names.empty() ? "" : ", ") + std::string(p.str(ev.name));
+    for (StringId s : ev.sources)
+      if (p.str(s) == name) fed += (fed.empty() ? "" : ", ") + std::string(p.str(ev.name));
+  }
+  if (!fed.empty()) return name + " feeds several events (" + fed + "): pick one";
+  return "no event '" + name + "' in the profile (events: " + (names.empty() ? "none" : names) +
+         ")";
+}
+
+bool view_filters(const Profile &p, const View &view) {
+  if (view.filters()) return true;
+  if (view.event.empty()) return false;
+  const int e = p.find_event(view.event);
+  return e >= 0 && p.selected_source(static_cast<EventId>(e), view.event) >= 0;
+}
+
 bool check_view_patterns(const View &view, std::string *error) {
   const std::pair<const char *, const std::vector<std::string> *> lists[] = {
       {"threads", &view.threads.patterns},
@@ -151,11 +170,7 @@ bool SampleFilter::compile(const Profile &p, const View &view,
   } else {
     int e = p.find_event(view.event);
     if (e < 0) {
-      std::string names;
-      for (const Event &ev : p.events)
-        names += (names.empty() ? "" : ", ") + std::string(p.str(ev.name));
-      *error = "no event '" + view.event +
-               "' in the profile (events: " + (names.empty() ? "none" : names) + ")";
+      *error = unknown_event_error(p, view.event);
       return false;
     }
     event_ = static_cast<EventId>(e);
@@ -163,17 +178,25 @@ bool SampleFilter::compile(const Profile &p, const View &view,
   if (!check_view_patterns(view, error)) return false;
   cols_ = &p.events[event_].samples;
   measure_ = view.measure;
-  pass_all_ = !view.filters();
+  pass_all_ = !view_filters(p, view);
 
   thread_ok_.clear();
   state_ok_.clear();
+  source_ok_.clear();
+  if (const int source = view.event.empty() ? -1 : p.selected_source(event_, view.event);
+      source >= 0) {
+    source_ok_.assign(p.events[event_].sources.size(), 0);
+    source_ok_[static_cast<size_t>(source)] = 1;
+  }
   if (!view.threads.empty()) thread_ok_ = threads_matching(p, view.threads, cancel);
   if (cancelled()) return false;
   if (!view.states.empty() && !check_view_states(p, event_, view.states, error, &state_ok_))
     return false;
-  select_ = !thread_ok_.empty() || !state_ok_.empty();
+  select_ = !thread_ok_.empty() || !state_ok_.empty() || !source_ok_.empty();
   if (select_ && thread_ok_.empty()) thread_ok_.assign(std::max<size_t>(p.threads.size(), 1), 1);
   if (select_ && state_ok_.empty()) state_ok_.assign(std::max<size_t>(p.states.size(), 1), 1);
+  if (select_ && source_ok_.empty())
+    source_ok_.assign(std::max<size_t>(p.events[event_].sources.size(), 1), 1);
 
   window_ = view.from_ns || view.to_ns;
   if (window_) {

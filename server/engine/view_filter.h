@@ -1,6 +1,7 @@
-// SampleFilter: a View compiled against one profile — which samples pass (event, threads,
-// thread states, window, include/exclude patterns, no-idle) and which stack-tree node each passing
-// sample lands on (the stack rewritten without hidden frames). Compiling costs O(functions + frames
+// SampleFilter: a View compiled against one profile — which samples pass (event, the JFR type
+// its name selects, threads, thread states, window, include/exclude patterns, no-idle) and which
+// stack-tree node each passing sample lands on (the stack rewritten without hidden frames).
+// Compiling costs O(functions + frames
 // + stacks); testing a sample is a few array reads. Immutable after compile(); for_each() may run
 // on several threads over disjoint ranges.
 #pragma once
@@ -74,16 +75,26 @@ private:
   EventId event_ = 0;
   Measure measure_ = Measure::value;
   bool pass_all_ = true;
-  // Samples pass by thread and state (`select_`): both tables are then full, one flag per
-  // ThreadId and per state.
+  // Samples pass by thread, state and source (`select_`): the tables are then full, one flag
+  // per ThreadId, per state and per source of the event.
   bool select_ = false;
-  std::vector<uint8_t> thread_ok_, state_ok_;
+  std::vector<uint8_t> thread_ok_, state_ok_, source_ok_;
   bool window_ = false;
   int64_t from_ = 0, to_ = 0;
   std::shared_ptr<const StackTree> tree_;
   std::vector<uint32_t> stack_node_; // empty: node == tree_->node_of_stack(stack)
   uint32_t empty_node_ = kNoNode;    // where an empty stack goes: kNoNode or kDropped
 };
+
+// True when the view passes fewer than all of its event's samples or changes their stacks:
+// View::filters(), or the event's name is a JFR type that is one of several sources of its
+// event (Profile::selected_source).
+bool view_filters(const Profile &profile, const View &view);
+
+// Why `name` selects no event of the profile: "no event 'x' in the profile (events: cpu, alloc)",
+// or, for a JFR type that feeds several, "jdk.ExecutionSample feeds several events (cpu, wall):
+// pick one".
+std::string unknown_event_error(const Profile &profile, const std::string &name);
 
 // Per-function idle flags (is_idle_function_name of each display name).
 std::vector<uint8_t> idle_functions(const Profile &profile);
@@ -141,21 +152,26 @@ inline void SampleFilter::runs(size_t begin, size_t end, const std::atomic<bool>
   // Only the columns this pass reads are decoded (a window implies times: compile() checks).
   const PackedInts *threads = (kThread || kSelect) && !c.thread.empty() ? &c.thread : nullptr;
   const PackedInts *states = kSelect && !c.state.empty() ? &c.state : nullptr;
+  const PackedInts *sources = kSelect && !c.source.empty() ? &c.source : nullptr;
   const PackedInts *times = (kTime || window_) && !c.time.empty() ? &c.time : nullptr;
   const StackId *stacks = c.stack.data();
   const uint32_t *map = stack_node_.empty() ? nullptr : stack_node_.data();
-  const uint8_t *thread_ok = thread_ok_.data(), *state_ok = state_ok_.data();
+  const uint8_t *thread_ok = thread_ok_.data(), *state_ok = state_ok_.data(),
+                *source_ok = source_ok_.data();
   const StackTree &tree = *tree_;
   const uint32_t empty_node = empty_node_;
   const int64_t from = from_, to = to_;
-  int64_t weight_buf[kRun], time_buf[kRun], thread_buf[kRun], state_buf[kSelect ? kRun : 1];
+  int64_t weight_buf[kRun], time_buf[kRun], thread_buf[kRun], state_buf[kSelect ? kRun : 1],
+      source_buf[kSelect ? kRun : 1];
   if ((kThread || kSelect) && !threads) std::fill(thread_buf, thread_buf + kRun, 0);
   if (kSelect && !states) std::fill(state_buf, state_buf + kRun, 0);
+  if (kSelect && !sources) std::fill(source_buf, source_buf + kRun, 0);
   if (kTime && !times) std::fill(time_buf, time_buf + kRun, 0);
   auto run = [&]<bool kCheckTime>(size_t first, size_t n) {
     for (size_t k = 0; k < n; k++) {
       if constexpr (kSelect)
-        if (!thread_ok[thread_buf[k]] || !state_ok[state_buf[k]]) continue;
+        if (!thread_ok[thread_buf[k]] || !state_ok[state_buf[k]] || !source_ok[source_buf[k]])
+          continue;
       if constexpr (kCheckTime)
         if (time_buf[k] < from || time_buf[k] >= to) continue;
       const StackId s = stacks[first + k];
@@ -187,6 +203,7 @@ inline void SampleFilter::runs(size_t begin, size_t end, const std::atomic<bool>
     if (times && (kTime || check_time)) times->decode(first, n, time_buf);
     if (threads) threads->decode(first, n, thread_buf);
     if (kSelect && states) states->decode(first, n, state_buf);
+    if (kSelect && sources) sources->decode(first, n, source_buf);
     if (check_time)
       run.template operator()<true>(first, n);
     else

@@ -3,6 +3,7 @@
 
 #include "server/engine/line_keys.h"
 #include "server/engine/profile_index.h"
+#include "server/engine/view_filter.h"
 #include "server/engine/view_spec.h"
 #include "server/lsp/uri.h"
 
@@ -27,9 +28,7 @@ void Session::check_method(const LoadedProfile &lp, FunctionGrouping grouping, c
 
 void Session::check_event(const Profile &p, const std::string &event) {
   if (event.empty() || p.find_event(event) >= 0) return;
-  std::string names;
-  for (const Event &e : p.events) names += (names.empty() ? "" : ", ") + std::string(p.str(e.name));
-  throw Failure::bad_params("unknown event '" + event + "'; the profile has: " + names);
+  throw Failure::bad_params(unknown_event_error(p, event));
 }
 
 bool Session::view(const LoadedProfile &lp, const std::string &event, View *out,

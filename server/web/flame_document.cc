@@ -162,10 +162,7 @@ bool initial_event(const Profile &p, const std::string &event, EventId *initial,
   if (!event.empty()) {
     int e = p.find_event(event);
     if (e < 0) {
-      std::string known;
-      for (const Event &ev : p.events)
-        known += (known.empty() ? "" : ", ") + std::string(p.str(ev.name));
-      *error = "no event '" + event + "' (events: " + (known.empty() ? "none" : known) + ")";
+      *error = unknown_event_error(p, event);
       return false;
     }
     *initial = static_cast<EventId>(e);

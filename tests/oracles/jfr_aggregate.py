@@ -8,7 +8,13 @@ Runs `jfr print --json` (the JDK's reader, independent of ours) and sums its eve
 events as the README's table (under "Formats") says: which JFR event type feeds which event,
 with what count and value. The tests compare our reader and query engine with it.
 
-  --event NAME     only that product event (cpu, wall, alloc, alloc-sample, lock, ...)
+Event types the table does not know whose metadata (`jfr metadata`) has a stackTrace field are
+product events of their own, named by the type: counted, or weighted by their duration when
+the type has one and some event lasted longer than 0; a type none of whose events has frames
+is left out.
+
+  --event NAME     only that product event (cpu, wall, alloc, alloc-sample, lock, ...), or
+                   only the events of that JFR type (jdk.ThreadPark, under its product event)
   --thread NAME    only events of threads with that name (javaName, else osName)
   --state S,...    only events in these thread states (RUNNABLE or STATE_RUNNABLE, any case)
   --from-ns/--to-ns  only events whose startTime is in [from, to) (epoch nanoseconds)
@@ -61,6 +67,25 @@ def jfr_events(path, types):
     out = subprocess.run(["jfr", "print", "--json", "--stack-depth", "8192", "--events",
                           ",".join(types), path], check=True, capture_output=True, text=True)
     return json.loads(out.stdout)["recording"]["events"]
+
+
+def stack_types(path):
+    """{JFR event type: whether it has a duration field} for the event types whose metadata has
+    a stackTrace field, from `jfr metadata` (the JDK's printer of the file's own metadata)."""
+    out = subprocess.run(["jfr", "metadata", path], check=True, capture_output=True, text=True)
+    types, name, fields, current = {}, None, set(), None
+    for line in out.stdout.splitlines():
+        if line.startswith('@Name("'):
+            name = line[len('@Name("'):line.index('")')]
+        elif line.startswith("class ") and line.endswith(" extends jdk.jfr.Event {"):
+            current, fields = name, set()
+        elif line == "}":
+            if current and "stackTrace" in fields:
+                types[current] = "duration" in fields
+            current = name = None
+        elif current and line.startswith("  ") and line.endswith(";"):
+            fields.add(line.strip().rstrip(";").split()[-1])
+    return types
 
 
 def execution_sample_name(path):
@@ -192,18 +217,34 @@ def main():
     if a.state is not None:
         states = {x.upper()[6:] if x.upper().startswith("STATE_") else x.upper()
                   for x in a.state.split(",") if x}
-    events = jfr_events(a.file, list(RULES))
+    rules = dict(RULES)
+    own = {t: d for t, d in stack_types(a.file).items()
+           if t not in RULES and t not in ("jdk.ActiveSetting", "jdk.JVMInformation")}
+    events = jfr_events(a.file, list(RULES) + list(own))
+    # A type of its own is weighted by duration when one of its events lasted, else counted;
+    # it is left out when none of its events has frames.
+    lasted, framed = set(), set()
+    for e in events:
+        if e["type"] in own:
+            if nanoseconds(e["values"].get("duration")) > 0:
+                lasted.add(e["type"])
+            if ((e["values"].get("stackTrace") or {}).get("frames")):
+                framed.add(e["type"])
+    for t in own:
+        rules[t] = (t, "one", "duration" if own[t] and t in lasted else None)
     has_tlab = any(e["type"] in TLAB_TYPES for e in events)
     aggregates = collections.defaultdict(Aggregate)
     for e in events:
         t, v = e["type"], e["values"]
-        product, how_count, how_value = RULES[t]
+        if t in own and t not in framed:
+            continue
+        product, how_count, how_value = rules[t]
         state = state_name(v)
         if t == "jdk.ExecutionSample":
             product = "wall" if split_wall and state else exec_name
         elif t == "jdk.ObjectAllocationSample" and has_tlab:
             product = "alloc-sample"  # the TLAB events already count these allocations
-        if a.event is not None and product != a.event:
+        if a.event is not None and product != a.event and t != a.event:
             continue
         if a.thread is not None and thread_name(v) != a.thread:
             continue

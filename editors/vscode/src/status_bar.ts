@@ -10,10 +10,14 @@ import type { Session } from './session';
 async function pickEvent(session: Session): Promise<void> {
   const r = await session.client.sendRequest(P.events, {});
   const shown = session.shownEvent();
-  const pick = await vscode.window.showQuickPick(
-    r.events.map((e) => ({ label: e.name, description: `${e.samples} samples · ${e.unit}${e.name === shown ? ' · shown' : ''}` })),
-    { placeHolder: 'Event to show' },
-  );
+  // An event fed by several JFR types is followed by them: a type's name shows only its samples.
+  const items = r.events.flatMap((e) => [
+    { label: e.name, description: `${e.samples} samples · ${e.unit}${e.name === shown ? ' · shown' : ''}` },
+    ...(e.sources && e.sources.length > 1
+      ? e.sources.map((s) => ({ label: s, description: `part of ${e.name}${s === shown ? ' · shown' : ''}` }))
+      : []),
+  ]);
+  const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Event to show' });
   if (!pick) return;
   session.event = pick.label;
   await session.executeServerCommand(P.Commands.selectEvent, { event: pick.label });

@@ -89,7 +89,7 @@ TEST(CliFlamegraph, UsageErrors) {
   EXPECT_NE(r.err.find("--link wants vscode, file or none"), std::string::npos) << r.err;
   r = hotlines_cli("flamegraph " + in + " -o " + out + " --event wall");
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("no event 'wall' (events: cpu)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("no event 'wall' in the profile (events: cpu)"), std::string::npos) << r.err;
   r = hotlines_cli("flamegraph " + in + " -o " + out + " --from 1s");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("does not take --from/--to"), std::string::npos) << r.err;

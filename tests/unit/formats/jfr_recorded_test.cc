@@ -1,6 +1,7 @@
 // The JFR reader on recordings made here with the JDK: a small busy Java program is compiled
 // and run under the Flight Recorder with 1 MB chunks (several real chunks, JDK streaming
-// checkpoints, a user-defined event type mid-recording), ThreadPark and NativeMethodSample;
+// checkpoints), ThreadPark and NativeMethodSample, and two user-defined event types with stack
+// traces (one timed, one committed at once, so of duration 0);
 // with a JDK 25 when one is installed, also jdk.CPUTimeSample and jdk.MethodTrace. Each file is
 // compared with tests/oracles/jfr_aggregate.py exactly, and a cut copy loads its complete
 // chunks with a warning.
@@ -23,12 +24,18 @@ import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 public class Busy {
-  // A user-defined event type the reader does not know: skipped by its size. Its big text
-  // fills 1 MB chunks quickly, so that a short run gives several.
+  // User-defined event types the reader's table does not know; their events carry a stack
+  // trace, as every jdk.jfr.Event's does unless disabled. Blob is committed without begin()
+  // (a duration of 0); its big text fills 1 MB chunks quickly, so that a short run gives
+  // several. Order times the work between begin() and commit().
   @jdk.jfr.Name("test.Blob")
   static class Blob extends jdk.jfr.Event {
     String text;
     int n;
+  }
+  @jdk.jfr.Name("test.Order")
+  static class Order extends jdk.jfr.Event {
+    int items;
   }
 
   static volatile long sink;
@@ -49,6 +56,14 @@ public class Busy {
 
   static void traced(int n) { sink += work(n); }
 
+  static void order(int n) {
+    Order o = new Order();
+    o.begin();
+    for (int i = 0; i < 50; i++) sink += work(n + i);
+    o.items = n;
+    o.commit();
+  }
+
   public static void main(String[] args) throws Exception {
     long millis = Long.parseLong(args[0]);
     long end = System.currentTimeMillis() + millis;
@@ -64,6 +79,7 @@ public class Busy {
             synchronized (LOCK) { sink += work(id + 1); }
           }
           if (i % 25 == 0) traced(i);
+          if (i % 10 == 0) order(i);
           // Parks over the 1 ms threshold are recorded; the short ones are not.
           LockSupport.parkNanos(i % 16 == 0 ? 2_000_000 : 10_000);
         }
@@ -183,6 +199,68 @@ TEST_F(JfrRecorded, JdkMultiChunkRecordingMatchesTheOracle) {
   LoadResult r2 = read_jfr(bytes, two);
   ASSERT_TRUE(r2.ok());
   expect_identical(p, *r2.profile);
+}
+
+// Issue 20 item 4: every event type with a stack trace, by its JFR name. The user's types load
+// as events of their own names (test.Order by duration, test.Blob counted), named in a load
+// warning; a type that is one of an event's sources (jdk.ThreadPark of lock) selects only its
+// samples, in a loaded profile and as the loader's only_event; the numbers are the oracle's.
+TEST_F(JfrRecorded, EveryStackTraceEventTypeBySelectableName) {
+  const std::string path = dir_->file("multi.jfr");
+  LoadResult r = load_profile_file(path);
+  ASSERT_TRUE(r.ok()) << r.describe();
+  const Profile &p = *r.profile;
+  const int order = p.find_event("test.Order"), blob = p.find_event("test.Blob");
+  ASSERT_GE(order, 0);
+  ASSERT_GE(blob, 0);
+  EXPECT_EQ(p.str(p.events[order].unit), "nanoseconds");
+  EXPECT_GT(p.events[order].total_value, p.events[order].total_count);
+  EXPECT_EQ(p.str(p.events[blob].unit), "samples");
+  EXPECT_EQ(p.events[blob].total_value, p.events[blob].total_count);
+  std::string warning;
+  for (const LoadWarning &w : p.metadata.warnings)
+    if (w.message.find("no hotlines event maps") != std::string::npos) warning = w.message;
+  EXPECT_NE(warning.find("test.Order ("), std::string::npos) << warning;
+  EXPECT_NE(warning.find("test.Blob ("), std::string::npos) << warning;
+  EXPECT_EQ(warning.find("jdk.ThreadPark"), std::string::npos) << warning;
+
+  // jdk.ThreadPark is part of lock: its name selects lock, and only its samples.
+  const int lock = p.find_event("lock");
+  ASSERT_GE(lock, 0);
+  EXPECT_EQ(p.find_event("jdk.ThreadPark"), lock);
+  EXPECT_EQ(p.find_event("jdk.JavaMonitorEnter"), lock);
+  EXPECT_GE(p.selected_source(static_cast<EventId>(lock), "jdk.ThreadPark"), 0);
+  EXPECT_EQ(p.selected_source(static_cast<EventId>(lock), "lock"), -1);
+  // Each sample's source, summed per type, against the oracle's events of that type alone.
+  const Event &ev = p.events[lock];
+  int64_t parts = 0;
+  for (const char *type : {"jdk.ThreadPark", "jdk.JavaMonitorEnter"}) {
+    Aggregate want = oracle_aggregate_file(path, std::string("--event ") + type);
+    ASSERT_EQ(want.size(), 1u) << type;
+    const int s = p.selected_source(static_cast<EventId>(lock), type);
+    ASSERT_GE(s, 0) << type;
+    int64_t value = 0, count = 0;
+    for (size_t i = 0; i < ev.samples.size(); i++)
+      if (ev.samples.source_at(i) == static_cast<uint32_t>(s)) {
+        value += ev.samples.value_at(i);
+        count += ev.samples.count_at(i);
+      }
+    EXPECT_EQ(value, want.begin()->second.weight) << type;
+    EXPECT_EQ(count, want.begin()->second.count) << type;
+    EXPECT_GT(value, 0) << type;
+    parts += value;
+    // Loading only that type loads lock alone.
+    LoadOptions only;
+    only.only_event = type;
+    LoadResult one = load_profile_file(path, only);
+    ASSERT_TRUE(one.ok()) << one.describe();
+    ASSERT_EQ(one.profile->events.size(), 1u) << type;
+    EXPECT_EQ(one.profile->events[0].total_value, ev.total_value) << type;
+  }
+  EXPECT_EQ(parts, p.events[lock].total_value);
+  // A type that is an event's only source is that event.
+  EXPECT_EQ(p.find_event("jdk.ObjectAllocationSample"), p.find_event("alloc-sample"));
+  EXPECT_EQ(p.find_event("jdk.NoSuchType"), -1);
 }
 
 TEST_F(JfrRecorded, CutRecordingLoadsItsCompleteChunks) {

@@ -662,27 +662,9 @@ TEST(JfrSynthetic, TheJdkReadsTheWriterAlikeOnEveryEncoding) {
 
 namespace {
 
-// async-profiler 2.x's shape with event=cpu and (when `wall` is not empty) a wall interval:
-// both samplers write jdk.ExecutionSample, the cpu one in STATE_DEFAULT (thread state pool key
-// 0), the wall one in STATE_RUNNABLE (1) or STATE_SLEEPING (2). `states` lists the samples'
-// keys in order; each sample's stack is 1 + its index modulo 2, its thread 1 + key.
-std::string ap2_recording(const std::vector<int> &states, const std::string &wall) {
-  JfrTestChunk c;
-  declare_stack_types(c);
-  c.declare("jdk.types.ThreadState", {{"name", "java.lang.String"}}, "", true);
-  c.declare("jdk.ExecutionSample",
-            {ticks_field("startTime"), ref("sampledThread", "java.lang.Thread"),
-             ref("stackTrace", "jdk.types.StackTrace"), ref("state", "jdk.types.ThreadState")},
-            "jdk.jfr.Event");
-  c.declare("jdk.ActiveSetting",
-            {ticks_field("startTime"),
-             {"id", "long"},
-             {"name", "java.lang.String"},
-             {"value", "java.lang.String"}},
-            "jdk.jfr.Event");
-  const char *names[] = {"STATE_DEFAULT", "STATE_RUNNABLE", "STATE_SLEEPING"};
-  for (int k = 0; k < 3; k++)
-    c.pool("jdk.types.ThreadState", k, [=](JfrBytes &b) { b.str(names[k]); });
+// Pools for declare_stack_types: stack traces 1 (org.acme.Shop.work line 10) and 2 (sleep,
+// line 20), threads 1-3 (t1-t3).
+void write_small_pools(JfrTestChunk &c) {
   c.pool("jdk.types.FrameType", 1, [](JfrBytes &b) { b.str("JIT compiled"); });
   c.pool("jdk.types.Symbol", 1, [](JfrBytes &b) { b.str("org/acme/Shop"); });
   c.pool("jdk.types.Symbol", 2, [](JfrBytes &b) { b.str("work"); });
@@ -716,6 +698,30 @@ std::string ap2_recording(const std::vector<int> &states, const std::string &wal
       b.str("t" + std::to_string(t));
       b.i64(t);
     });
+}
+
+// async-profiler 2.x's shape with event=cpu and (when `wall` is not empty) a wall interval:
+// both samplers write jdk.ExecutionSample, the cpu one in STATE_DEFAULT (thread state pool key
+// 0), the wall one in STATE_RUNNABLE (1) or STATE_SLEEPING (2). `states` lists the samples'
+// keys in order; each sample's stack is 1 + its index modulo 2, its thread 1 + key.
+std::string ap2_recording(const std::vector<int> &states, const std::string &wall) {
+  JfrTestChunk c;
+  declare_stack_types(c);
+  c.declare("jdk.types.ThreadState", {{"name", "java.lang.String"}}, "", true);
+  c.declare("jdk.ExecutionSample",
+            {ticks_field("startTime"), ref("sampledThread", "java.lang.Thread"),
+             ref("stackTrace", "jdk.types.StackTrace"), ref("state", "jdk.types.ThreadState")},
+            "jdk.jfr.Event");
+  c.declare("jdk.ActiveSetting",
+            {ticks_field("startTime"),
+             {"id", "long"},
+             {"name", "java.lang.String"},
+             {"value", "java.lang.String"}},
+            "jdk.jfr.Event");
+  const char *names[] = {"STATE_DEFAULT", "STATE_RUNNABLE", "STATE_SLEEPING"};
+  for (int k = 0; k < 3; k++)
+    c.pool("jdk.types.ThreadState", k, [=](JfrBytes &b) { b.str(names[k]); });
+  write_small_pools(c);
   const int64_t t0 = c.start_ticks;
   auto setting = [&](const std::string &name, const std::string &value) {
     c.event("jdk.ActiveSetting", [&](JfrBytes &b) {
@@ -785,6 +791,7 @@ TEST(JfrSynthetic, AsyncProfiler2CpuAndWallSplitByThreadState) {
         EXPECT_NE(p.str(p.threads[wall.samples.thread_at(i)].name), "t1");
       EXPECT_NE(p.str(cpu.rule).find("STATE_DEFAULT"), std::string::npos) << p.str(cpu.rule);
       EXPECT_NE(p.str(wall.rule).find("wall=20000000"), std::string::npos) << p.str(wall.rule);
+      EXPECT_EQ(p.find_event("jdk.ExecutionSample"), -1); // it feeds both
       for (const char *only : {"wall", "cpu"}) {
         LoadOptions one = o;
         one.only_event = only;
@@ -806,4 +813,102 @@ TEST(JfrSynthetic, AsyncProfiler2CpuAndWallSplitByThreadState) {
   EXPECT_EQ(by_state(p, p.events[0]),
             (std::map<std::string, int64_t>{
                 {"", want[0]}, {"RUNNABLE", want[1]}, {"SLEEPING", want[2]}}));
+}
+
+// Issue 20 item 4: every event type with a stack trace loads, by its JFR name. Types the
+// table does not know are events of their own names: weighted by duration when one lasted
+// (my.Timed), else counted (datadog.ExecutionSample has no duration, my.Instant only zeros); a
+// type none of whose events has a stack (my.NoStack) or that has no stack field (my.Plain) is
+// left out. The load warning names them. jdk.ThreadPark and jdk.JavaMonitorEnter both feed
+// lock; each sample keeps its source, and either type's name picks lock (and, as the only
+// event, loads lock alone), whatever the slicing and threads.
+TEST(JfrSynthetic, EventTypesWithStacksLoadByTheirNames) {
+  JfrTestChunk c;
+  declare_stack_types(c);
+  const F start = ticks_field("startTime"), dur = span_field("duration");
+  const F thread = ref("eventThread", "java.lang.Thread");
+  const F stack = ref("stackTrace", "jdk.types.StackTrace");
+  for (const char *t :
+       {"jdk.ThreadPark", "jdk.JavaMonitorEnter", "my.Timed", "my.Instant", "my.NoStack"})
+    c.declare(t, {start, dur, thread, stack}, "jdk.jfr.Event");
+  c.declare("datadog.ExecutionSample", {start, thread, stack}, "jdk.jfr.Event");
+  c.declare("my.Plain", {start, dur, thread}, "jdk.jfr.Event");
+  write_small_pools(c);
+  const int64_t t0 = c.start_ticks;
+  // Event i of type k: at t0 + 1000 i, thread 1 + i % 3, stack 1 + i % 2, duration 10 (k + 1) i.
+  std::map<std::string, int64_t> count, value;
+  const std::vector<std::string> types = {
+      "jdk.ThreadPark", "jdk.JavaMonitorEnter",    "my.Timed", "my.Instant",
+      "my.NoStack",     "datadog.ExecutionSample", "my.Plain"};
+  for (int i = 0; i < 210; i++) {
+    const std::string &type = types[static_cast<size_t>(i) % types.size()];
+    const int64_t d = type == "my.Instant" ? 0 : 10 * (i % 5 + 1);
+    c.event(type, [&](JfrBytes &b) {
+      b.i64(t0 + 1000 * (i + 1));
+      if (type != "datadog.ExecutionSample") b.i64(d);
+      b.i64(1 + i % 3);
+      if (type != "my.Plain") b.i64(type == "my.NoStack" ? 0 : 1 + i % 2);
+    });
+    count[type]++;
+    value[type] += type == "datadog.ExecutionSample" || type == "my.Instant" ? 1 : d;
+  }
+  c.declare("profiler.Marker", {});
+  const std::string bytes = c.bytes();
+  for (size_t slice : {size_t{0}, size_t{64}})
+    for (unsigned threads : {1u, 2u}) {
+      SCOPED_TRACE("slice " + std::to_string(slice) + ", threads " + std::to_string(threads));
+      LoadOptions o;
+      o.threads = threads;
+      o.jfr_slice_bytes = slice;
+      LoadResult r = read_jfr(bytes, o);
+      ASSERT_TRUE(r.ok()) << r.describe();
+      const Profile &p = *r.profile;
+      EXPECT_EQ(p.check_valid(), "");
+      std::map<std::string, std::pair<std::string, int64_t>> got; // event: unit, value
+      for (const Event &e : p.events)
+        got[std::string(p.str(e.name))] = {std::string(p.str(e.unit)), e.total_value};
+      EXPECT_EQ(
+          got,
+          (std::map<std::string, std::pair<std::string, int64_t>>{
+              {"lock", {"nanoseconds", value["jdk.ThreadPark"] + value["jdk.JavaMonitorEnter"]}},
+              {"my.Timed", {"nanoseconds", value["my.Timed"]}},
+              {"my.Instant", {"samples", count["my.Instant"]}},
+              {"datadog.ExecutionSample", {"samples", count["datadog.ExecutionSample"]}}}));
+      ASSERT_EQ(p.metadata.warnings.size(), 1u);
+      EXPECT_NE(
+          p.metadata.warnings[0].message.find(
+              "my.Timed (30 events), my.Instant (30 events), datadog.ExecutionSample (30 events)"),
+          std::string::npos)
+          << p.metadata.warnings[0].message;
+      // lock's samples by source.
+      const int lock = p.find_event("lock");
+      ASSERT_GE(lock, 0);
+      const Event &ev = p.events[lock];
+      ASSERT_EQ(ev.sources.size(), 2u);
+      std::map<std::string, int64_t> by_source;
+      for (size_t i = 0; i < ev.samples.size(); i++)
+        by_source[std::string(p.str(ev.sources[ev.samples.source_at(i)]))] +=
+            ev.samples.value_at(i);
+      EXPECT_EQ(by_source, (std::map<std::string, int64_t>{
+                               {"jdk.ThreadPark", value["jdk.ThreadPark"]},
+                               {"jdk.JavaMonitorEnter", value["jdk.JavaMonitorEnter"]}}));
+      for (const char *type : {"jdk.ThreadPark", "jdk.JavaMonitorEnter"}) {
+        EXPECT_EQ(p.find_event(type), lock) << type;
+        EXPECT_GE(p.selected_source(static_cast<EventId>(lock), type), 0) << type;
+        LoadOptions one = o;
+        one.only_event = type;
+        LoadResult ro = read_jfr(bytes, one);
+        ASSERT_TRUE(ro.ok()) << ro.describe();
+        ASSERT_EQ(ro.profile->events.size(), 1u) << type;
+        EXPECT_EQ(ro.profile->events[0].total_value, ev.total_value) << type;
+      }
+      EXPECT_EQ(p.selected_source(static_cast<EventId>(lock), "lock"), -1);
+      EXPECT_EQ(p.find_event("my.NoStack"), -1);
+      EXPECT_EQ(p.find_event("my.Plain"), -1);
+      // A type that is its event's only source names it, with every sample.
+      const int timed = p.find_event("my.Timed");
+      ASSERT_GE(timed, 0);
+      EXPECT_EQ(p.selected_source(static_cast<EventId>(timed), "my.Timed"), -1);
+      EXPECT_TRUE(p.events[timed].samples.source.empty());
+    }
 }

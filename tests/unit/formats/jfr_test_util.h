@@ -88,11 +88,12 @@ inline void add_aggregate(Aggregate *into, const Aggregate &a) {
   }
 }
 
-// Runs the oracle on one file; fails the test (and returns empty) when it cannot run.
-inline Aggregate oracle_aggregate_file(const std::string &path) {
+// Runs the oracle on one file, with `flags` (e.g. "--event jdk.ThreadPark"); fails the test
+// (and returns empty) when it cannot run.
+inline Aggregate oracle_aggregate_file(const std::string &path, const std::string &flags = "") {
   int status = -1;
   std::string out = run_command("python3 " + shell_quote(oracle_path("jfr_aggregate.py")) + " " +
-                                    shell_quote(path) + " 2>&1",
+                                    shell_quote(path) + " " + flags + " 2>&1",
                                 &status);
   EXPECT_EQ(status, 0) << "oracle failed on " << path << ":\n" << out.substr(0, 2000);
   if (status != 0) return {};

@@ -160,7 +160,7 @@ TEST(FlameDocument, UnknownEventIsAnError) {
   Json d;
   std::string error;
   EXPECT_FALSE(build_flame_document(*index, o, &d, &error));
-  EXPECT_EQ(error, "no event 'wall' (events: cpu, alloc)");
+  EXPECT_EQ(error, "no event 'wall' in the profile (events: cpu, alloc)");
 }
 
 TEST(FlameDocument, BaselineCarriesTheBaselineFlameGraph) {

@@ -79,7 +79,9 @@ function M.load(path, done)
   end)
 end
 
----The events of the active profile (for completion), or {} when none is loaded.
+---The events of the active profile (for completion), each followed by its JFR types when it has
+---several (a type's name shows only its samples: `jdk.ThreadPark` of lock), or {} when none is
+---loaded.
 ---@return string[]
 function M.event_names()
   local c = client.get()
@@ -88,6 +90,11 @@ function M.event_names()
   local names = {}
   for _, e in ipairs(r and r.events or {}) do
     table.insert(names, e.name)
+    if type(e.sources) == 'table' and #e.sources > 1 then
+      for _, s in ipairs(e.sources) do
+        if type(s) == 'string' then table.insert(names, s) end
+      end
+    end
   end
   return names
 end
