@@ -232,6 +232,36 @@ TEST(CliQuery, ThreadStatesAreListedAndSelect) {
       << r.err;
 }
 
+// Every JFR type with a stack by its full name: the JDK's own types the table does not map
+// load under their names (listed by `info` with a warning), and a mapped type's name selects
+// what it fed (jdk.ObjectAllocationSample is alloc-sample here, beside the TLAB events).
+// The numbers are the JDK parser's (jfr_aggregate.py, query_jfr_oracle_test).
+TEST(CliQuery, JfrTypesSelectByTheirNames) {
+  CliRun r = hotlines_cli("info " + java_profile("jdk-profile.jfr"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("load as events of their own names (select one with its full name): "
+                       "jdk.ThreadStart (7 events), jdk.JavaErrorThrow (2 events), "
+                       "jdk.Deoptimization (6 events), jdk.OldObjectSample (1 event)"),
+            std::string::npos)
+      << r.out;
+  r = hotlines_cli("hot " + java_profile("jdk-profile.jfr") + " -e jdk.ThreadStart --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  json j = json::parse(r.out);
+  EXPECT_EQ(j["view"]["total"], 7);
+  const std::string file = java_profile("jdk-alloc-lock.jfr");
+  r = hotlines_cli("hot " + file + " -e jdk.ObjectAllocationSample --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["view"]["total"], 3214560040);
+  r = hotlines_cli("hot " + file + " -e jdk.JavaMonitorEnter --count --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["view"]["total"], 3964);
+  r = hotlines_cli("hot " + file + " -e jdk.NoSuchType");
+  EXPECT_EQ(r.status, 3);
+  EXPECT_NE(r.err.find("no event 'jdk.NoSuchType' in the profile (events: cpu, alloc, "),
+            std::string::npos)
+      << r.err;
+}
+
 TEST(CliQuery, UsageAndInputErrors) {
   EXPECT_EQ(hotlines_cli("hot").status, 2);
   EXPECT_EQ(hotlines_cli("hot " + small() + " --frob").status, 2);
