@@ -776,10 +776,15 @@ the profile summary once the heat is redrawn."
      (hotlines--failed (format "cannot load %s" file) done))))
 
 (defun hotlines--event-names ()
-  "The events of the profile shown."
+  "The events of the profile shown, each followed by its JFR types when it has several.
+A type's name shows only its samples (`jdk.ThreadPark' of lock)."
   (let ((r (hotlines--request-sync (hotlines--current-connection) 'hotlines/events
                                    hotlines--empty)))
-    (mapcar (lambda (e) (hotlines--str e :name)) (hotlines--seq r :events))))
+    (mapcan (lambda (e)
+              (let ((sources (hotlines--seq e :sources)))
+                (cons (hotlines--str e :name)
+                      (when (cdr sources) (seq-filter #'stringp sources)))))
+            (hotlines--seq r :events))))
 
 (defun hotlines-select-event (event &optional done)
   "Show EVENT of the profile (cpu, wall, alloc, ...).

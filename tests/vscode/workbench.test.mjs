@@ -771,3 +771,36 @@ test('an .otlp file opens in the profile editor and loads from the explorer like
   const alloc = await truth.request('hotlines/loadProfile', { path: path.join(folder, 'profiles/async-profiler-outputs/ap-multi-alloc.otlp') });
   assert.equal(alloc.defaultEvent, 'alloc');
 });
+
+test('async-profiler\'s HTML flame graph reopened in the profile editor: Pricing.java\'s heat is the JFR\'s', async () => {
+  await runCommand('View: Close All Editors');
+  const name = 'ap-multi-cpu-lines.html';
+  const file = path.join(folder, 'profiles/async-profiler-outputs', name);
+  const html = await truth.request('hotlines/loadProfile', { path: file });
+  assert.equal(html.format, 'async-profiler-html');
+  const jfr = await truth.request('hotlines/loadProfile', { path: path.join(folder, 'profiles/ap-multi.jfr') });
+  // The page opens as text (an .html file's default editor); Reopen Editor With… offers ours.
+  await quickOpen(name);
+  await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ timeout: 20000 });
+  await runCommand('View: Reopen Editor With...');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'hotlines Flame Graph' }).first().click();
+  await page.locator('.statusbar-item', { hasText: name }).first().waitFor({ timeout: 60000 });
+  const frame = await flameFrame({ root: html.events.find((e) => e.name === html.defaultEvent).count });
+  assert.ok(frame, 'the profile editor shows the page\'s flame graph with the server\'s total');
+  await shot('profile-editor-html');
+  // The gutter of Pricing.java under the page's profile: the server's lines, which are the
+  // JFR's cpu lines (jfrconv made the page from ap-multi.jfr with --lines).
+  await quickOpen('Pricing.java');
+  await page.locator('.tabs-container .tab.active', { hasText: 'Pricing.java' }).waitFor({ timeout: 20000 });
+  const uri = pathToFileURL(pricing).href;
+  const fromHtml = await truth.request('hotlines/fileAnnotations', { textDocument: { uri }, profileId: html.profileId });
+  const fromJfr = await truth.request('hotlines/fileAnnotations', { textDocument: { uri }, profileId: jfr.profileId, event: 'cpu' });
+  const selfByLine = (a) => Object.fromEntries(a.lines.filter((l) => l.self.count > 0).map((l) => [l.line, l.self.count]));
+  assert.ok(Object.keys(selfByLine(fromHtml)).length > 3, 'the page annotates Pricing.java');
+  assert.deepEqual(selfByLine(fromHtml), selfByLine(fromJfr));
+  const dom = await decorationsWhen((d) => Object.keys(d.icons).length > 0);
+  const shown = fromHtml.lines.filter((l) => l.heat > 0 && l.line <= dom.lines);
+  assert.ok(shown.length > 0);
+  for (const l of shown) assert.deepEqual(dom.icons[l.line], [Math.min(4, Math.floor(l.heat * 5))], `icon on line ${l.line} (heat ${l.heat})`);
+  assert.deepEqual(Object.keys(dom.icons).map(Number).sort((a, b) => a - b), shown.map((l) => l.line));
+});
