@@ -151,3 +151,17 @@ std::optional<OriginalPosition> SourceMap::find(int32_t line, int32_t column) co
 }
 
 } // namespace hotlines
+
+namespace hotlines {
+
+std::optional<OriginalPosition> SourceMap::find_next(int32_t line, int32_t column) const {
+  if (line < 0 || static_cast<size_t>(line) + 1 >= line_starts_.size()) return std::nullopt;
+  for (size_t i = line_starts_[line]; i < segments_.size(); i++) {
+    const Segment &s = segments_[i];
+    if (s.source < 0 || (i < line_starts_[line + 1] && s.column < column)) continue;
+    return OriginalPosition{static_cast<uint32_t>(s.source), s.line, s.original_column};
+  }
+  return std::nullopt;
+}
+
+} // namespace hotlines

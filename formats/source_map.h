@@ -33,6 +33,9 @@ public:
   // of that line at or before the column. With column < 0 (unknown: V8's per-line ticks) the
   // line's first segment that has a source. nullopt when the position maps to nothing.
   std::optional<OriginalPosition> find(int32_t line, int32_t column) const;
+  // The first segment with a source at or after (line, column): where a function starting on
+  // unmapped code (tsc's `"use strict";` before a module's first line) begins in the source.
+  std::optional<OriginalPosition> find_next(int32_t line, int32_t column) const;
 
 private:
   struct Segment {

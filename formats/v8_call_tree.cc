@@ -178,7 +178,7 @@ V8Error read_nested_nodes(const JsonDoc &doc, uint32_t head, std::vector<V8Node>
   return {};
 }
 
-V8Frames::Place V8Frames::place(const V8Node &n, int32_t line0, int32_t column0) {
+V8Frames::Place V8Frames::place(const V8Node &n, int32_t line0, int32_t column0, bool start) {
   Place p;
   const std::string path = ScriptSourceMaps::script_path(n.url);
   p.file = path.empty() ? n.url : path;
@@ -187,6 +187,7 @@ V8Frames::Place V8Frames::place(const V8Node &n, int32_t line0, int32_t column0)
   const SourceMap *map = maps_.find(n.url);
   if (!map) return p;
   std::optional<OriginalPosition> o = map->find(line0, column0);
+  if (!o && start) o = map->find_next(line0, column0);
   if (!o || map->sources()[o->source].empty()) return p;
   return {map->sources()[o->source], o->line + 1, true};
 }
@@ -198,7 +199,7 @@ FunctionId V8Frames::function(const V8Node &n) {
   Function f;
   std::string name = n.function.empty() && !n.url.empty() ? "(anonymous)" : n.function;
   if (!n.url.empty()) {
-    const Place start = place(n, n.line, n.column);
+    const Place start = place(n, n.line, n.column, true);
     f.file = b_.intern(start.file);
     f.start_line = start.line;
     // `total (cart.ts:12)`, as DevTools names them: functions are told apart by name, and
@@ -225,7 +226,7 @@ FrameId V8Frames::frame(const V8Node &n, int32_t line1) {
   const Function &f = b_.profile().functions[fr.function];
   fr.line = f.start_line;
   if (line1 > 0) {
-    const Place at = place(n, line1 - 1, line1 - 1 == n.line ? n.column : -1);
+    const Place at = place(n, line1 - 1, line1 - 1 == n.line ? n.column : -1, false);
     // A line mapping into another file than the function's start keeps the start line.
     if (b_.intern(at.file) == f.file) fr.line = at.line;
   }

@@ -72,7 +72,9 @@ private:
     int32_t line = 0; // 1-based, 0 unknown
     bool mapped = false;
   };
-  Place place(const V8Node &n, int32_t line0, int32_t column0);
+  // Where a generated position lands; `start`: a function's first position, which when
+  // unmapped takes the next mapped one.
+  Place place(const V8Node &n, int32_t line0, int32_t column0, bool start);
   FunctionId function(const V8Node &n);
 
   ProfileBuilder &b_;
