@@ -53,6 +53,7 @@ std::string source_path(std::string_view root, std::string_view source, std::str
 } // namespace
 
 std::string SourceMap::parse(std::string_view json, std::string_view map_dir) {
+  *this = SourceMap();
   JsonDoc doc;
   std::string err;
   int64_t at = -1;
