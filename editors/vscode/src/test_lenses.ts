@@ -46,7 +46,11 @@ export function activate(context: vscode.ExtensionContext, session: Session, run
   };
   context.subscriptions.push(
     changed,
-    vscode.languages.registerCodeLensProvider([{ scheme: 'file', pattern: '**/*.java' }, { scheme: 'file', pattern: '**/*_test.go' }], lenses),
+    vscode.languages.registerCodeLensProvider([
+        { scheme: 'file', pattern: '**/*.java' },
+        { scheme: 'file', pattern: '**/*_test.go' },
+        { scheme: 'file', pattern: '**/*.{test,spec}.{js,mjs,cjs,ts,mts,cts}' },
+      ], lenses),
     vscode.commands.registerCommand('hotlines.profileTest', (t: P.TestInFile) => runTest(t)),
     vscode.commands.registerCommand('hotlines.profileMain', (m: P.TestInFile) => profileMain(session, runs, m)),
     vscode.commands.registerCommand('hotlines.profileCurrentTest', async () => {
