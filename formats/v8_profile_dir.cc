@@ -76,7 +76,7 @@ LoadResult load_v8_profile_dir(const std::string &dir, const LoadOptions &option
   }
   if (ec) return LoadResult::failure("cannot list " + dir + ": " + ec.message());
   if (names.empty())
-    return LoadResult::failure("no .cpuprofile or .heapprofile files in the folder " + dir);
+    return LoadResult::failure("is a directory without .cpuprofile or .heapprofile files");
   std::sort(names.begin(), names.end());
   std::vector<std::unique_ptr<File>> files;
   uint64_t total = 0;
