@@ -3,8 +3,9 @@
 the samples and the time that landed on it as the leaf, with frames mapped through the
 scripts' source maps (its own base64 VLQ decoder).
 
-Usage: cpuprofile_lines.py PROFILE   prints JSON {"samples", "total_ns",
-                                     "lines": {"FILE:LINE": [samples, ns]}}
+Usage: cpuprofile_lines.py PROFILE...   prints JSON {"samples", "total_ns",
+                                        "lines": {"FILE:LINE": [samples, ns]}}
+(several profiles, one per process of a run: their sums)
 
 The rules (README, "Formats"): samples in time order; each lasts until the next one (the last
 until endTime); a node's samples take the lines of its positionTicks in time order, in the
@@ -106,8 +107,8 @@ def place(frame, line0, column, start=False):
     return m[0][hits[0][1]], hits[0][2] + 1
 
 
-def main():
-    with open(sys.argv[1]) as f:
+def add(path, lines, used, totals):
+    with open(path) as f:
         prof = json.load(f)
     nodes = {n["id"]: n for n in prof["nodes"]}
     times, t = [], prof["startTime"]
@@ -115,19 +116,19 @@ def main():
         t += d
         times.append(t)
     order = sorted(range(len(times)), key=lambda i: times[i])
-    lines, used, total = {}, {}, 0
     for k, i in enumerate(order):
         end = times[order[k + 1]] if k + 1 < len(order) else max(prof["endTime"], times[i])
         ns = (end - times[i]) * 1000
-        total += ns
+        totals[0] += 1
+        totals[1] += ns
         node = nodes[prof["samples"][i]]
         frame = node["callFrame"]
         if not frame["url"]:
             continue
         start_file, start_line = place(frame, frame["lineNumber"], frame["columnNumber"], True)
         # Which positionTicks line this sample takes.
-        n = used.get(node["id"], 0)
-        used[node["id"]] = n + 1
+        n = used.get((path, node["id"]), 0)
+        used[(path, node["id"])] = n + 1
         line = start_line
         for tick in node.get("positionTicks", []):
             if n < tick["ticks"]:
@@ -140,7 +141,13 @@ def main():
         row = lines.setdefault(f"{start_file}:{line}", [0, 0])
         row[0] += 1
         row[1] += ns
-    json.dump({"samples": len(order), "total_ns": total, "lines": lines}, sys.stdout, indent=1,
+
+
+def main():
+    lines, used, totals = {}, {}, [0, 0]
+    for path in sys.argv[1:]:
+        add(path, lines, used, totals)
+    json.dump({"samples": totals[0], "total_ns": totals[1], "lines": lines}, sys.stdout, indent=1,
               sort_keys=True)
 
 
