@@ -1,4 +1,4 @@
-// "Profile" code lenses on JUnit and Go tests, JUnit test classes and Java main methods
+// "Profile" code lenses on JUnit, Go and JS/TS tests, JUnit test classes and Java main methods
 // (hotlines/testsInFile), and "Profile Current Test" (the innermost test or class at the
 // cursor). A lens runs its ready-made hotlines/run params through the Runs view (runs.ts)
 // with the hotlines.runs.buildArgs setting added; a main's lens asks for program arguments
