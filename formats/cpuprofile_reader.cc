@@ -152,20 +152,12 @@ V8Error add_cpuprofile(ProfileBuilder &b, V8Frames &frames, const JsonDoc &doc, 
 }
 
 LoadResult read_cpuprofile(std::string_view data, const LoadOptions &options) {
-  JsonDoc doc;
-  std::string err;
-  int64_t offset = -1;
-  if (!doc.parse(data, &err, &offset, options.cancel))
-    return LoadResult::failure("cpuprofile: " + err, offset);
-  ProfileBuilder b;
-  V8Frames frames(b, options.source_maps);
-  int64_t start = 0;
-  cpuprofile_start(doc, &start);
-  if (V8Error e = add_cpuprofile(b, frames, doc, b.thread("main"), start, options); e.failed())
-    return LoadResult::failure("cpuprofile: " + e.message, e.offset);
-  b.metadata().format = "cpuprofile";
-  b.metadata().producer = "V8 CPU profiler";
-  return LoadResult::success(b.finish());
+  return read_v8_file(data, options, "cpuprofile", "V8 CPU profiler",
+                      [&](ProfileBuilder &b, V8Frames &frames, const JsonDoc &doc, ThreadId main) {
+                        int64_t start = 0;
+                        cpuprofile_start(doc, &start);
+                        return add_cpuprofile(b, frames, doc, main, start, options);
+                      });
 }
 
 } // namespace hotlines

@@ -27,6 +27,9 @@ V8Error add_heapprofile(ProfileBuilder &b, V8Frames &frames, const JsonDoc &doc,
     stack[i] = b.stack(parent, frames.frame(v));
   }
   const EventId event = b.event("alloc", "bytes");
+  // Samples per node (the count); samples naming nodes the tree lacks are only counted.
+  std::vector<int64_t> count(nodes.size());
+  int64_t orphans = 0, orphan_bytes = 0;
   uint32_t samples = JsonDoc::npos;
   if (V8Error e = json_array(doc, 0, "samples", "", false, &samples); e.failed()) return e;
   if (samples != JsonDoc::npos) {
@@ -39,23 +42,26 @@ V8Error add_heapprofile(ProfileBuilder &b, V8Frames &frames, const JsonDoc &doc,
       if (V8Error e = json_int(doc, s, "size", path, true, &size); e.failed()) return e;
       if (V8Error e = json_int(doc, s, "nodeId", path, true, &id); e.failed()) return e;
       if (size < 0) return {path + ".size: negative", doc.offset(s)};
-      auto it = by_id.find(id);
-      if (it == by_id.end())
-        return {path + ".nodeId: no node has id " + std::to_string(id), doc.offset(s)};
-      b.add_sample(event, stack[it->second], thread, 1, size);
-    }
-  } else {
-    for (uint32_t i = 0; i < nodes.size(); i++) {
-      int64_t self = 0;
-      if (V8Error e =
-              json_int(doc, nodes[i].json, "selfSize", v8_node_path(nodes, i), false, &self);
-          e.failed())
-        return e;
-      if (self < 0)
-        return {v8_node_path(nodes, i) + ".selfSize: negative", doc.offset(nodes[i].json)};
-      if (self > 0) b.add_sample(event, stack[i], thread, 1, self);
+      if (auto it = by_id.find(id); it != by_id.end())
+        count[it->second]++;
+      else
+        orphans++, orphan_bytes = saturating_add(orphan_bytes, size);
     }
   }
+  // Bytes are the tree's selfSize, as DevTools shows them.
+  for (uint32_t i = 0; i < nodes.size(); i++) {
+    int64_t self = 0;
+    if (V8Error e = json_int(doc, nodes[i].json, "selfSize", v8_node_path(nodes, i), false, &self);
+        e.failed())
+      return e;
+    if (self < 0)
+      return {v8_node_path(nodes, i) + ".selfSize: negative", doc.offset(nodes[i].json)};
+    if (self > 0) b.add_sample(event, stack[i], thread, std::max<int64_t>(count[i], 1), self);
+  }
+  if (orphans > 0)
+    b.warn(std::to_string(orphans) + " samples (" + std::to_string(orphan_bytes) +
+           " bytes) name nodes the tree does not have (V8 writes such profiles): the tree's "
+           "selfSize is what is loaded");
   Event &e = b.event_at(event);
   if (e.sources.empty()) e.sources.push_back(b.intern("V8 heapprofile"));
   frames.flush_warnings();
@@ -63,18 +69,10 @@ V8Error add_heapprofile(ProfileBuilder &b, V8Frames &frames, const JsonDoc &doc,
 }
 
 LoadResult read_heapprofile(std::string_view data, const LoadOptions &options) {
-  JsonDoc doc;
-  std::string err;
-  int64_t offset = -1;
-  if (!doc.parse(data, &err, &offset, options.cancel))
-    return LoadResult::failure("heapprofile: " + err, offset);
-  ProfileBuilder b;
-  V8Frames frames(b, options.source_maps);
-  if (V8Error e = add_heapprofile(b, frames, doc, b.thread("main"), options); e.failed())
-    return LoadResult::failure("heapprofile: " + e.message, e.offset);
-  b.metadata().format = "heapprofile";
-  b.metadata().producer = "V8 sampling heap profiler";
-  return LoadResult::success(b.finish());
+  return read_v8_file(data, options, "heapprofile", "V8 sampling heap profiler",
+                      [&](ProfileBuilder &b, V8Frames &frames, const JsonDoc &doc, ThreadId main) {
+                        return add_heapprofile(b, frames, doc, main, options);
+                      });
 }
 
 } // namespace hotlines

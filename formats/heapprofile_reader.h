@@ -1,8 +1,11 @@
 // Reader of V8 sampling heap profiles (.heapprofile: `node --heap-prof`, DevTools' allocation
-// sampling): the nested call tree from `head`, and `samples` ({size, nodeId, ordinal}) as
-// event alloc, one row per sampled allocation, value its bytes (V8 already scaled them); a
-// profile without `samples` gives one row per node of its `selfSize`. No times. Frames as in
-// the .cpuprofile reader (v8_call_tree.h), on their function's first line. Thread-safe.
+// sampling): the nested call tree from `head` as event alloc, one row per node with bytes, value
+// its `selfSize` (what DevTools shows) and count the `samples` ({size, nodeId, ordinal}) naming
+// it (at least 1). V8 writes samples and tree from different moments: samples naming nodes the
+// tree lacks are left out with a warning. What V8 reports are the sampled allocations still
+// live when the profile was taken (unless its producer asked to keep collected ones: the file
+// does not say). No times. Frames as in the .cpuprofile reader (v8_call_tree.h), on their
+// function's first line. Thread-safe.
 #pragma once
 
 #include "formats/load_result.h"

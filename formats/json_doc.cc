@@ -2,6 +2,8 @@
 // open arrays and objects; RFC 8259 grammar, strictly (no comments, no trailing commas).
 #include "formats/json_doc.h"
 
+#include "formats/jfr_text.h" // append_code_point
+
 #include <charconv>
 #include <cmath>
 
@@ -36,24 +38,6 @@ int hex_digit(char c) {
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
-}
-
-void append_utf8(std::string *out, uint32_t cp) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xc0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3f)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xe0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3f)));
-  } else {
-    out->push_back(static_cast<char>(0xf0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3f)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3f)));
-  }
 }
 
 } // namespace
@@ -303,7 +287,7 @@ std::string JsonDoc::string(uint32_t v) const {
         }
       }
       if (cp >= 0xd800 && cp < 0xe000) cp = 0xfffd; // a lone surrogate
-      append_utf8(&out, cp);
+      append_code_point(&out, cp);
       break;
     }
     default: // '"', '\\', '/'

@@ -214,9 +214,7 @@ LoadResult load_profile_file(const std::string &path, const LoadOptions &options
     };
     LoadResult r;
     if (path != "-" && is_directory(path)) {
-      r = load_v8_profile_dir(path, options);
-      if (!r.ok()) r.error = path + ": " + r.error;
-      return r;
+      return load_v8_profile_dir(path, options); // its errors name the folder or the file
     }
     if (path == "-") {
       const ReadStatus st = read_regular_file(path, &bytes, &err, ro);

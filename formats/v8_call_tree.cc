@@ -197,7 +197,7 @@ FunctionId V8Frames::function(const V8Node &n) {
       n.url + '\n' + std::to_string(n.line) + '\n' + std::to_string(n.column) + '\n' + n.function;
   if (auto it = functions_.find(key); it != functions_.end()) return it->second;
   Function f;
-  std::string name = n.function.empty() && !n.url.empty() ? "(anonymous)" : n.function;
+  std::string name = n.function.empty() ? "(anonymous)" : n.function;
   if (!n.url.empty()) {
     const Place start = place(n, n.line, n.column, true);
     f.file = b_.intern(start.file);
@@ -235,6 +235,22 @@ FrameId V8Frames::frame(const V8Node &n, int32_t line1) {
 
 void V8Frames::flush_warnings() {
   for (; warned_ < maps_.warnings().size(); warned_++) b_.warn(maps_.warnings()[warned_]);
+}
+
+LoadResult read_v8_file(std::string_view data, const LoadOptions &options,
+                        const std::string &format, const std::string &producer, const V8Add &add) {
+  JsonDoc doc;
+  std::string err;
+  int64_t offset = -1;
+  if (!doc.parse(data, &err, &offset, options.cancel))
+    return LoadResult::failure(format + ": " + err, offset);
+  ProfileBuilder b;
+  V8Frames frames(b, options.source_maps);
+  if (V8Error e = add(b, frames, doc, b.thread("main")); e.failed())
+    return LoadResult::failure(format + ": " + e.message, e.offset);
+  b.metadata().format = format;
+  b.metadata().producer = producer;
+  return LoadResult::success(b.finish());
 }
 
 } // namespace hotlines

@@ -7,10 +7,12 @@
 #pragma once
 
 #include "formats/json_doc.h"
+#include "formats/load_result.h"
 #include "formats/profile_builder.h"
 #include "formats/script_source_maps.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -56,6 +58,16 @@ V8Error json_int(const JsonDoc &doc, uint32_t object, std::string_view key, cons
                  bool required, int64_t *out);
 V8Error json_array(const JsonDoc &doc, uint32_t object, std::string_view key,
                    const std::string &path, bool required, uint32_t *out);
+
+class V8Frames;
+
+// How one V8 profile file adds itself to a builder (add_cpuprofile, add_heapprofile).
+using V8Add = std::function<V8Error(ProfileBuilder &, V8Frames &, const JsonDoc &, ThreadId)>;
+
+// A single-file reader: parses `data`, adds it on thread `main`, names the format and producer;
+// errors start with the format's name.
+LoadResult read_v8_file(std::string_view data, const LoadOptions &options,
+                        const std::string &format, const std::string &producer, const V8Add &add);
 
 class V8Frames {
 public:

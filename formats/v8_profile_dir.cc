@@ -74,9 +74,11 @@ LoadResult load_v8_profile_dir(const std::string &dir, const LoadOptions &option
     const std::string name = e.path().filename().string();
     if (ends_with(name, ".cpuprofile") || ends_with(name, ".heapprofile")) names.push_back(name);
   }
-  if (ec) return LoadResult::failure("cannot list " + dir + ": " + ec.message());
+  if (ec) return LoadResult::failure("cannot read " + dir + ": " + ec.message());
   if (names.empty())
-    return LoadResult::failure("is a directory without .cpuprofile or .heapprofile files");
+    return LoadResult::failure("cannot read " + dir +
+                               ": is a directory, without .cpuprofile or .heapprofile files (a "
+                               "folder of V8 profiles loads as one profile)");
   std::sort(names.begin(), names.end());
   std::vector<std::unique_ptr<File>> files;
   uint64_t total = 0;
@@ -90,11 +92,11 @@ LoadResult load_v8_profile_dir(const std::string &dir, const LoadOptions &option
     ro.raise_hint = options.limits.bytes_hint;
     ro.cancel = options.cancel;
     if (read_regular_file(dir + "/" + name, &f->bytes, &err, ro) != ReadStatus::ok)
-      return LoadResult::failure("cannot read " + name + ": " + err);
+      return LoadResult::failure("cannot read " + dir + "/" + name + ": " + err);
     total += f->bytes.size();
     int64_t offset = -1;
     if (!f->doc.parse(f->bytes.view(), &err, &offset, options.cancel))
-      return LoadResult::failure(name + ": " + err, offset);
+      return LoadResult::failure(dir + "/" + name + ": " + err, offset);
     files.push_back(std::move(f));
   }
   std::vector<File *> kept, left;
@@ -112,7 +114,7 @@ LoadResult load_v8_profile_dir(const std::string &dir, const LoadOptions &option
     const ThreadId thread = b.thread(thread_name(f->name));
     V8Error e = f->heap ? add_heapprofile(b, frames, f->doc, thread, options)
                         : add_cpuprofile(b, frames, f->doc, thread, origin, options);
-    if (e.failed()) return LoadResult::failure(f->name + ": " + e.message, e.offset);
+    if (e.failed()) return LoadResult::failure(dir + "/" + f->name + ": " + e.message, e.offset);
     cpu |= !f->heap;
     b.metadata().comments.push_back("from " + f->name);
   }
@@ -124,8 +126,8 @@ LoadResult load_v8_profile_dir(const std::string &dir, const LoadOptions &option
            ": its process ran no project code (npm, the test runner, "
            "a compiler)");
   b.metadata().format = cpu ? "cpuprofile" : "heapprofile";
-  b.metadata().producer = "V8 (" + std::to_string(kept.size()) + " of " +
-                          std::to_string(files.size()) + " profiles in " + dir + ")";
+  b.metadata().producer = "V8, " + std::to_string(kept.size()) + " of the folder's " +
+                          std::to_string(files.size()) + " profiles";
   return LoadResult::success(b.finish());
 }
 

@@ -9,12 +9,13 @@
 #include "formats/json_doc.h"
 #include "formats/loader.h"
 #include "formats/source_map.h"
+#include "formats/v8_profile_dir.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <unistd.h>
 #include <fstream>
+#include <unistd.h>
 
 using namespace hotlines;
 
@@ -202,26 +203,26 @@ TEST(CpuProfile, FramesFollowSourceMaps) {
   fs::remove_all(dir);
 }
 
-TEST(HeapProfile, SamplesAreAllocationsInBytes){
+TEST(HeapProfile, SamplesAreAllocationsInBytes) {
   const char json[] = R"j({"head":{"callFrame":{"functionName":"(root)","scriptId":"0","url":"",
     "lineNumber":-1,"columnNumber":-1},"selfSize":0,"id":1,"children":[
     {"callFrame":{"functionName":"make","scriptId":"1","url":"/nowhere/m.js","lineNumber":2,
      "columnNumber":0},"selfSize":96,"id":2,"children":[]}]},
     "samples":[{"size":64,"nodeId":2,"ordinal":1},{"size":32,"nodeId":2,"ordinal":2}]})j";
   EXPECT_EQ(detect_format(json), Format::heapprofile);
-LoadResult r = load_profile_bytes(json);
-ASSERT_TRUE(r.ok()) << r.describe();
-const Event &e = r.profile->events[0];
-EXPECT_EQ(r.profile->str(e.name), "alloc");
-EXPECT_EQ(r.profile->str(e.unit), "bytes");
-EXPECT_EQ(e.total_count, 2);
-EXPECT_EQ(e.total_value, 96);
-LoadResult bad = read_heapprofile(R"({"head":{"callFrame":{"functionName":"x","url":""},"id":1,
+  LoadResult r = load_profile_bytes(json);
+  ASSERT_TRUE(r.ok()) << r.describe();
+  const Event &e = r.profile->events[0];
+  EXPECT_EQ(r.profile->str(e.name), "alloc");
+  EXPECT_EQ(r.profile->str(e.unit), "bytes");
+  EXPECT_EQ(e.total_count, 2);
+  EXPECT_EQ(e.total_value, 96);
+  LoadResult bad = read_heapprofile(R"({"head":{"callFrame":{"functionName":"x","url":""},"id":1,
     "children":[{"callFrame":{"functionName":"y","url":[]},"id":2}]}})");
-ASSERT_FALSE(bad.ok());
-EXPECT_NE(bad.error.find("head.children[0].callFrame.url: expected a string, got an array"),
-          std::string::npos)
-    << bad.error;
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error.find("head.children[0].callFrame.url: expected a string, got an array"),
+            std::string::npos)
+      << bad.error;
 }
 
 } // namespace
