@@ -125,8 +125,8 @@ V8Error add_cpuprofile(ProfileBuilder &b, V8Frames &frames, const JsonDoc &doc, 
     const uint32_t i = node_of[k];
     if (!read[i]) {
       read[i] = true;
-      if (V8Error e = position_ticks(doc, nodes[i], v8_node_path(nodes, i), &lines[i]); e.failed())
-        return e;
+      if (V8Error e = position_ticks(doc, nodes[i], std::string(kNodeMark), &lines[i]); e.failed())
+        return at_node(e, nodes, i);
     }
     StackId s = stack[i];
     auto &ticks = lines[i];

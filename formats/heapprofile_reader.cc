@@ -51,11 +51,12 @@ V8Error add_heapprofile(ProfileBuilder &b, V8Frames &frames, const JsonDoc &doc,
   // Bytes are the tree's selfSize, as DevTools shows them.
   for (uint32_t i = 0; i < nodes.size(); i++) {
     int64_t self = 0;
-    if (V8Error e = json_int(doc, nodes[i].json, "selfSize", v8_node_path(nodes, i), false, &self);
+    if (V8Error e = json_int(doc, nodes[i].json, "selfSize", std::string(kNodeMark), false, &self);
         e.failed())
-      return e;
+      return at_node(e, nodes, i);
     if (self < 0)
-      return {v8_node_path(nodes, i) + ".selfSize: negative", doc.offset(nodes[i].json)};
+      return at_node({std::string(kNodeMark) + ".selfSize: negative", doc.offset(nodes[i].json)},
+                     nodes, i);
     if (self > 0) b.add_sample(event, stack[i], thread, std::max<int64_t>(count[i], 1), self);
   }
   if (orphans > 0)

@@ -27,6 +27,12 @@ std::string v8_node_path(const std::vector<V8Node> &nodes, uint32_t i) {
   return path;
 }
 
+V8Error at_node(V8Error e, const std::vector<V8Node> &nodes, uint32_t i) {
+  if (e.message.rfind(kNodeMark, 0) == 0)
+    e.message.replace(0, kNodeMark.size(), v8_node_path(nodes, i));
+  return e;
+}
+
 namespace {
 
 V8Error type_error(const JsonDoc &doc, uint32_t v, const std::string &path, const char *want) {
@@ -163,11 +169,12 @@ V8Error read_nested_nodes(const JsonDoc &doc, uint32_t head, std::vector<V8Node>
     n.nested = true;
     out->push_back(n);
     const uint32_t self = static_cast<uint32_t>(out->size() - 1);
-    const std::string path = v8_node_path(*out, self);
-    if (V8Error e = read_node_fields(doc, p.json, path, &out->back()); e.failed()) return e;
+    const std::string mark(kNodeMark);
+    if (V8Error e = read_node_fields(doc, p.json, mark, &out->back()); e.failed())
+      return at_node(e, *out, self);
     uint32_t children = JsonDoc::npos;
-    if (V8Error e = json_array(doc, p.json, "children", path, false, &children); e.failed())
-      return e;
+    if (V8Error e = json_array(doc, p.json, "children", mark, false, &children); e.failed())
+      return at_node(e, *out, self);
     if (children == JsonDoc::npos) continue;
     const size_t first = stack.size();
     uint32_t k = 0;

@@ -50,8 +50,12 @@ V8Error read_flat_nodes(const JsonDoc &doc, uint32_t nodes, std::vector<V8Node> 
 // The nodes of a nested tree from `head` (children inline), depth-first, parents first.
 V8Error read_nested_nodes(const JsonDoc &doc, uint32_t head, std::vector<V8Node> *out);
 
-// A node's JSON path, for errors: `nodes[12]`, `head.children[0].children[3]`.
+// A node's JSON path, for errors: `nodes[12]`, `head.children[0].children[3]`. A nested
+// node's path costs its depth: readers name a node kNodeMark and call at_node() on failure.
 std::string v8_node_path(const std::vector<V8Node> &nodes, uint32_t i);
+inline constexpr std::string_view kNodeMark = "\x01";
+// `e` with a leading kNodeMark replaced by node i's path.
+V8Error at_node(V8Error e, const std::vector<V8Node> &nodes, uint32_t i);
 
 // Type-checked fields, naming `path.key` when wrong: absent optional fields leave *out.
 V8Error json_int(const JsonDoc &doc, uint32_t object, std::string_view key, const std::string &path,

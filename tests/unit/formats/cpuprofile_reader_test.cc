@@ -124,6 +124,22 @@ TEST(CpuProfile, DeepTreesAndDeepJsonDoNotRecurse) {
   ASSERT_TRUE(r.ok()) << r.describe();
   EXPECT_EQ(r.profile->stack_count(), static_cast<size_t>(depth));
   EXPECT_EQ(r.profile->events[0].total_value, 4000);
+  // The same depth nested (a .heapprofile's `head`): read in a time linear in the nodes (a JSON
+  // path per node would cost its depth), and an error at the bottom names the whole path.
+  std::string heap;
+  for (int i = 1; i <= depth; i++)
+    heap += R"({"id":)" + std::to_string(i) +
+            R"(,"selfSize":1,"callFrame":{"functionName":"f","url":""},"children":[)";
+  std::string tail;
+  for (int i = 1; i <= depth; i++) tail += "]}";
+  LoadResult h = read_heapprofile(R"({"head":)" + heap + tail + "}");
+  ASSERT_TRUE(h.ok()) << h.describe();
+  EXPECT_EQ(h.profile->events[0].total_value, depth);
+  LoadResult bad = read_heapprofile(R"({"head":)" + heap + R"({"id":0})" + tail + "}");
+  ASSERT_FALSE(bad.ok());
+  std::string path = "head";
+  for (int i = 0; i < depth; i++) path += ".children[0]";
+  EXPECT_NE(bad.error.find(path + ": no callFrame"), std::string::npos);
 }
 
 TEST(SourceMap, DecodesVlqAndFindsPositions) {
@@ -200,6 +216,60 @@ TEST(CpuProfile, FramesFollowSourceMaps) {
       off);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r.profile->str(r.profile->functions[0].file), (dir / "dist" / "x.js").string());
+  fs::remove_all(dir);
+}
+
+// One process's profile: a function of `url` sampled once, `delta` µs after `start`.
+std::string one_sample(const std::string &url, int64_t start, int64_t delta) {
+  return R"({"nodes":[{"id":1,"callFrame":{"functionName":"f","url":")" + url +
+         R"(","lineNumber":0,"columnNumber":0}}],"startTime":)" + std::to_string(start) +
+         R"(,"endTime":)" + std::to_string(start + delta + 10) +
+         R"(,"samples":[1],"timeDeltas":[)" + std::to_string(delta) + "]}";
+}
+
+// A --cpu-prof-dir of three processes: the runner (node: built-ins only) is left out, the two
+// that ran project code are threads `pid N` on one clock.
+TEST(CpuProfileFolder, KeepsTheProcessesThatRanProjectCode) {
+  namespace fs = std::filesystem;
+  const fs::path dir =
+      fs::temp_directory_path() / ("hotlines-cpuprofiles-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  LoadResult empty = load_profile_file(dir.string());
+  ASSERT_FALSE(empty.ok());
+  EXPECT_EQ(empty.error, "cannot read " + dir.string() +
+                             ": is a directory, without .cpuprofile or .heapprofile files (a "
+                             "folder of V8 profiles loads as one profile)");
+  std::ofstream(dir / "CPU.20250101.120000.100.0.001.cpuprofile")
+      << one_sample("node:internal/test_runner/runner", 0, 5);
+  std::ofstream(dir / "CPU.20250101.120001.200.0.002.cpuprofile")
+      << one_sample("file:///project/dist/a.test.js", 5000, 20);
+  std::ofstream(dir / "CPU.20250101.120001.300.0.003.cpuprofile")
+      << one_sample("/project/dist/b.test.js", 1000, 30);
+  std::ofstream(dir / "notes.txt") << "not a profile";
+  LoadResult r = load_profile_file(dir.string());
+  ASSERT_TRUE(r.ok()) << r.describe();
+  const Profile &p = *r.profile;
+  ASSERT_EQ(p.threads.size(), 2u);
+  EXPECT_EQ(p.str(p.threads[0].name), "pid 200");
+  EXPECT_EQ(p.str(p.threads[1].name), "pid 300");
+  const Event &e = p.events[0];
+  ASSERT_EQ(e.samples.size(), 2u);
+  // Times from the earliest start kept (1000 µs): 5020 - 1000 and 1030 - 1000.
+  EXPECT_EQ(e.samples.time_at(0), 4'020'000);
+  EXPECT_EQ(e.samples.time_at(1), 30'000);
+  EXPECT_EQ(e.total_value, 20'000); // each lasts 10 µs, to its endTime
+  ASSERT_EQ(p.metadata.warnings.size(), 1u);
+  EXPECT_NE(
+      p.metadata.warnings[0].message.find("left out CPU.20250101.120000.100.0.001.cpuprofile"),
+      std::string::npos);
+  // A file that is not JSON fails the load, naming it.
+  std::ofstream(dir / "CPU.20250101.120002.400.0.004.cpuprofile") << "{\"nodes\": [";
+  LoadResult bad = load_profile_file(dir.string());
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error.find("CPU.20250101.120002.400.0.004.cpuprofile: the JSON text ends inside"),
+            std::string::npos)
+      << bad.error;
   fs::remove_all(dir);
 }
 
