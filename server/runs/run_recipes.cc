@@ -395,10 +395,11 @@ const char *profile_extension(const RunParams &p) {
   if (p.recipe == "go-test" || p.recipe == "go-bench") return ".pprof";
   if (p.recipe.rfind("node-", 0) == 0) return ".cpuprofiles"; // a folder
   if (p.recipe == "command")
-    return p.format == "pprof"       ? ".pprof"
-           : p.format == "collapsed" ? ".collapsed"
-           : p.format == "jfr"       ? ".jfr"
-                                     : ".profile";
+    return p.format == "pprof"        ? ".pprof"
+           : p.format == "collapsed"  ? ".collapsed"
+           : p.format == "jfr"        ? ".jfr"
+           : p.format == "cpuprofile" ? ".cpuprofile"
+                                      : ".profile";
   return ".jfr";
 }
 
