@@ -30,6 +30,9 @@ std::string plan_node(const RunParams &p, const RecipeContext &ctx, RunPlan *pla
     build.build = true;
     plan->steps.push_back(std::move(build));
   }
+  // Set when the editor itself was started from a node:test run (as this project's VS Code
+  // test starts it): node --test would take itself for a test file's process and run nothing.
+  plan->unset_env.push_back("NODE_TEST_CONTEXT");
   RunStep step;
   step.argv = {node, "--cpu-prof", "--cpu-prof-dir=" + plan->profile_path};
   step.argv.insert(step.argv.end(), p.node_args.begin(), p.node_args.end());

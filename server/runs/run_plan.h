@@ -41,6 +41,7 @@ struct RunPlan {
   std::string label; // what runs, for messages: "org.acme.PricingTest#discountIsFinite"
   std::string cwd;
   std::map<std::string, std::string> env; // additions to the server's environment
+  std::vector<std::string> unset_env;     // names taken out of it
   std::vector<RunStep> steps;
   std::vector<RunFile> files;            // written before the first step
   std::vector<std::string> remove_after; // scratch files deleted when the run ends

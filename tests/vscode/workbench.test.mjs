@@ -173,6 +173,9 @@ async function dropOnProfiles(what) {
 before(async () => {
   fs.cpSync(path.join(env('HOTLINES_FIXTURES'), 'java-shop'), folder, { recursive: true });
   fs.cpSync(path.join(env('HOTLINES_FIXTURES'), 'go-shop'), path.join(folder, 'go-shop'), { recursive: true });
+  // node-shop's sources (its packages are installed by its test): in the workspace from the start.
+  for (const f of ['package.json', 'package-lock.json', 'tsconfig.json', 'src', 'test'])
+    fs.cpSync(path.join(env('HOTLINES_FIXTURES'), 'node-shop', f), path.join(folder, 'node-shop', f), { recursive: true });
   // Profiled Maven runs resolve from Debian's repository only (as tests/runs does).
   fs.writeFileSync(path.join(work, 'settings.xml'), `<settings><localRepository>${path.join(work, 'm2')}</localRepository><mirrors><mirror><id>debian</id><mirrorOf>*</mirrorOf><url>file:///usr/share/maven-repo</url></mirror></mirrors></settings>\n`);
   fs.mkdirSync(path.join(folder, '.vscode'), { recursive: true });
@@ -579,9 +582,6 @@ test('"Profile Current Test" in PricingTest.discountIsFinite: a Maven run (offli
 // The hotlines view container's pane named `name` (the container opened, the pane expanded).
 test('"Profile" lens on node-shop\'s TypeScript test: tsc, node --test --cpu-prof, and pricing.ts:12 is hot with the oracle\'s numbers', async () => {
   const shop = path.join(folder, 'node-shop');
-  const fixture = path.join(env('HOTLINES_FIXTURES'), 'node-shop');
-  for (const f of ['package.json', 'package-lock.json', 'tsconfig.json', 'src', 'test'])
-    fs.cpSync(path.join(fixture, f), path.join(shop, f), { recursive: true });
   execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: shop, stdio: 'inherit' });
   await runCommand('View: Close All Editors');
   await quickOpen('node-shop/test/cart.test.ts');
@@ -607,7 +607,7 @@ test('"Profile" lens on node-shop\'s TypeScript test: tsc, node --test --cpu-pro
   await quickOpen('node-shop/src/pricing.ts');
   await page.locator('.tabs-container .tab.active', { hasText: /^pricing\.ts/ }).waitFor({ timeout: 20000 });
   const shown = ann.lines.filter((l) => l.heat > 0);
-  const dom = await decorationsWhen((d) => shown.every((l) => l.line > d.lines || d.icons[l.line]));
+  const dom = await decorationsWhen((d) => d.lines > 0 && shown.every((l) => l.line > d.lines || d.icons[l.line]));
   await shot('node-run-annotated');
   for (const l of shown.filter((x) => x.line <= dom.lines))
     assert.deepEqual(dom.icons[l.line], [Math.min(4, Math.floor(l.heat * 5))], `icon on pricing.ts:${l.line}`);
@@ -766,7 +766,7 @@ test('a Go profile recorded where the package lived elsewhere: the suggested rem
   await runCommand('View: Close All Editors');
   await quickOpen('go-shop/internal/shop/shop.go');
   await page.locator('.tabs-container .tab.active', { hasText: /^shop\.go/ }).waitFor({ timeout: 20000 });
-  const dom = await decorationsWhen((d) => shown.every((l) => l.line > d.lines || d.icons[l.line]));
+  const dom = await decorationsWhen((d) => d.lines > 0 && shown.every((l) => l.line > d.lines || d.icons[l.line]));
   await shot('remap-resolved');
   for (const l of shown.filter((x) => x.line <= dom.lines))
     assert.deepEqual(dom.icons[l.line], [Math.min(4, Math.floor(l.heat * 5))], `icon on shop.go:${l.line}`);

@@ -327,7 +327,8 @@ TEST(RunParams, Errors) {
   RunParams p;
   EXPECT_EQ(parse_params(json::object(), &p), "params.recipe is required");
   EXPECT_EQ(parse_params({{"recipe", "rust"}}, &p),
-            "params.recipe must be one of java-test, java-main, go-test, go-bench, node-test, node-script, "
+            "params.recipe must be one of java-test, java-main, go-test, go-bench, node-test, "
+            "node-script, "
             "command, "
             "attach-jvm (got 'rust')");
   EXPECT_EQ(parse_params({{"recipe", "command"}, {"argv", "ls"}}, &p),
@@ -497,6 +498,7 @@ TEST(RunRecipes, NodeTestRunsTheBuildThenNodeTestWithCpuProf) {
   ASSERT_EQ(plan.steps.size(), 2u);
   EXPECT_EQ(plan.steps[0].argv, (std::vector<std::string>{"npm", "run", "--silent", "build"}));
   EXPECT_TRUE(plan.steps[0].build);
+  EXPECT_EQ(plan.unset_env, std::vector<std::string>{"NODE_TEST_CONTEXT"});
   EXPECT_EQ(plan.steps[1].argv,
             (std::vector<std::string>{"node", "--cpu-prof", "--cpu-prof-dir=" + plan.profile_path,
                                       "--test", "--test-name-pattern=^total \\(is\\) stable$"}));
