@@ -52,6 +52,9 @@ struct LoadOptions {
   // big file's pages do not stay resident beside the profile. The bytes must be writable
   // memory of their own (a heap buffer), not a view into something shared.
   bool discard_input = false;
+  // V8 profiles (.cpuprofile, .heapprofile): read the scripts they name and their source maps,
+  // so frames land on the original sources. Off for the fuzzers, which must not read files.
+  bool source_maps = true;
 
   bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
 };

@@ -4,11 +4,14 @@
 #include "formats/ap_html_reader.h"
 #include "formats/ap_text_reader.h"
 #include "formats/collapsed_reader.h"
+#include "formats/cpuprofile_reader.h"
 #include "formats/file_reader.h"
 #include "formats/gzip.h"
+#include "formats/heapprofile_reader.h"
 #include "formats/jfr_reader.h"
 #include "formats/otlp_reader.h"
 #include "formats/pprof_reader.h"
+#include "formats/v8_profile_dir.h"
 
 #include <cstdio>
 #include <cstring>
@@ -40,6 +43,10 @@ std::string_view format_name(Format f) {
     return "async-profiler-html";
   case Format::ap_text:
     return "async-profiler-text";
+  case Format::cpuprofile:
+    return "cpuprofile";
+  case Format::heapprofile:
+    return "heapprofile";
   case Format::unknown:
     break;
   }
@@ -108,6 +115,9 @@ Format detect_format(std::string_view d, std::string *why) {
   if (d.size() >= 4 && std::memcmp(d.data(), "FLR\0", 4) == 0) return Format::jfr;
   // Before the text test: a heatmap page inlines its data as control characters.
   if (looks_like_html(d)) return Format::ap_html;
+  // JSON is text: V8's profiles are told apart before collapsed stacks.
+  if (const V8ProfileKind v8 = v8_profile_kind(d); v8 != V8ProfileKind::none)
+    return v8 == V8ProfileKind::cpu ? Format::cpuprofile : Format::heapprofile;
   if (looks_like_text(d)) {
     if (looks_like_ap_text(d)) return Format::ap_text;
     return Format::collapsed;
@@ -116,7 +126,8 @@ Format detect_format(std::string_view d, std::string *why) {
   if (looks_like_protobuf(d)) return Format::pprof;
   if (why)
     *why = "unrecognized binary data (first bytes: " + hex_prefix(d) +
-           "); expected JFR, pprof or OTLP (protobuf), gzip or collapsed text";
+           "); expected JFR, pprof or OTLP (protobuf), gzip, a V8 .cpuprofile or .heapprofile, or "
+           "collapsed text";
   return Format::unknown;
 }
 
@@ -154,6 +165,12 @@ LoadResult load_bytes(std::string_view data, const LoadOptions &options) {
     break;
   case Format::ap_text:
     r = read_ap_text(data, options);
+    break;
+  case Format::cpuprofile:
+    r = read_cpuprofile(data, options);
+    break;
+  case Format::heapprofile:
+    r = read_heapprofile(data, options);
     break;
   case Format::unknown:
     return LoadResult::failure(why, 0);
@@ -196,6 +213,9 @@ LoadResult load_profile_file(const std::string &path, const LoadOptions &options
                                          : LoadResult::failure("cannot read " + path + ": " + err);
     };
     LoadResult r;
+    if (path != "-" && is_directory(path)) {
+      return load_v8_profile_dir(path, options); // its errors name the folder or the file
+    }
     if (path == "-") {
       const ReadStatus st = read_regular_file(path, &bytes, &err, ro);
       if (st != ReadStatus::ok) return failed(st);

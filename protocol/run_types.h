@@ -18,7 +18,8 @@ namespace hotlines {
 // hotlines/run (and workspace/executeCommand hotlines.run). Fields not used by the recipe
 // are ignored; run_recipes.h checks what each recipe needs.
 struct RunParams {
-  std::string recipe; // java-test, java-main, go-test, go-bench, command, attach-jvm
+  std::string recipe; // java-test, java-main, go-test, go-bench, node-test, node-script, command,
+                      // attach-jvm
   std::string cwd;    // "" = the workspace root
   std::map<std::string, std::string> env; // added to (or replacing in) the server's environment
   std::string output_dir;                 // "" = <workspace root>/.hotlines
@@ -42,6 +43,9 @@ struct RunParams {
   // go-test, go-bench
   std::string package = ".", test, bench, profile = "cpu", go;
   std::vector<std::string> go_args;
+  // node-test (also test: the test's name), node-script (also args)
+  std::string file, node; // the test file or script; the node executable ("" = node on PATH)
+  std::vector<std::string> node_args;
   // command
   std::vector<std::string> argv;
   std::string format; // jfr | pprof | collapsed ("" = detected when loading)

@@ -117,6 +117,7 @@ bool ends_with_member(std::string_view name, std::string_view member) {
 
 bool is_idle_function_name(std::string_view name) {
   if (name.starts_with("__syscall_cancel_arch")) return true;
+  if (name == "(idle)") return true; // V8's profiles: the JavaScript thread waits for work
   auto in = [](auto &table, std::string_view n) {
     return std::find(std::begin(table), std::end(table), n) != std::end(table);
   };

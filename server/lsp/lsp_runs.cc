@@ -15,6 +15,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 namespace hotlines {
@@ -71,6 +72,8 @@ const char *entry_kind(FoundTest::Kind kind) {
     return "javaMain";
   case FoundTest::Kind::junit_class:
     return "junitClass";
+  case FoundTest::Kind::node_test:
+    return "nodeTest";
   }
   return "";
 }
@@ -101,6 +104,13 @@ json run_params_for(const FoundTest &t, const std::string &file) {
     std::string root = find_up(dir, {"pom.xml", "build.gradle", "build.gradle.kts",
                                      "settings.gradle", "settings.gradle.kts"});
     if (!root.empty()) run["cwd"] = root;
+    return run;
+  }
+  if (t.kind == FoundTest::Kind::node_test) {
+    // node --test in the package's folder (after its build script): it finds the compiled tests.
+    run = {{"recipe", "node-test"}, {"test", t.name}, {"file", file}};
+    std::string package = find_up(dir, {"package.json"});
+    run["cwd"] = package.empty() ? dir.string() : package;
     return run;
   }
   bool bench = t.kind == FoundTest::Kind::go_benchmark;
@@ -146,6 +156,19 @@ void LspServer::on_run(const RunParams &params, Reply reply) {
   ctx.exists = [](const std::string &f) {
     std::error_code ec;
     return fs::exists(f, ec);
+  };
+  ctx.package_scripts = [](const std::string &dir) {
+    std::set<std::string> names;
+    FileBytes bytes;
+    std::string err;
+    ReadFileOptions o;
+    o.max_bytes = kMaxSourceBytes;
+    if (read_regular_file(dir + "/package.json", &bytes, &err, o) != ReadStatus::ok) return names;
+    const json pkg = json::parse(bytes.view(), nullptr, false);
+    if (pkg.is_object() && pkg.contains("scripts") && pkg["scripts"].is_object())
+      for (auto it = pkg["scripts"].begin(); it != pkg["scripts"].end(); ++it)
+        names.insert(it.key());
+    return names;
   };
   RunPlan plan;
   std::string err = build_run_plan(p, ctx, &plan);
@@ -212,8 +235,11 @@ void LspServer::finish_run(const std::string &id, const RunPlan &plan, const Run
   f.signal = signal_name(o.signal);
   f.profile_path = plan.profile_path;
   f.duration_ms = o.duration_ms;
-  auto size = fs::file_size(plan.profile_path, ec);
-  f.error = diagnose_run(plan, o, !ec && size > 0);
+  // A folder (the node recipes: a .cpuprofile per process) is written when it has a file.
+  const bool written = fs::is_directory(plan.profile_path, ec)
+                           ? !fs::is_empty(plan.profile_path, ec) && !ec
+                           : fs::file_size(plan.profile_path, ec) > 0 && !ec;
+  f.error = diagnose_run(plan, o, written);
   if (f.error || exiting_) {
     if (f.error) log("info", "run " + id + " failed (" + f.error->kind + "): " + f.error->message);
     if (!exiting_) send_notification("hotlines/runFinished", to_json(f));
@@ -272,7 +298,10 @@ void LspServer::tests_in_file(const std::string &uri, TestsDone done) {
   const std::string path = path_of_uri(uri);
   job->result.uri = uri;
   TestLanguage lang = test_language(path);
-  job->result.language = lang == TestLanguage::java ? "java" : lang == TestLanguage::go ? "go" : "";
+  job->result.language = lang == TestLanguage::java         ? "java"
+                         : lang == TestLanguage::go         ? "go"
+                         : lang == TestLanguage::javascript ? "javascript"
+                                                            : "";
   if (lang == TestLanguage::none) return done(job->result, job->error);
   if (const TextDocument *doc = session_.document(uri)) { // unsaved edits included
     for (const std::string &line : doc->lines()) job->text += line + "\n";

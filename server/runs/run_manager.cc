@@ -1,6 +1,8 @@
 // RunManager (see run_manager.h).
 #include "server/runs/run_manager.h"
 
+#include <algorithm>
+
 #include <csignal>
 #include <vector>
 
@@ -153,7 +155,10 @@ void RunManager::start(const std::string &id, RunPlan plan, int64_t timeout_ms,
   r->start_ns = uv_hrtime();
   for (char **e = environ; *e; e++) {
     std::string kv = *e;
-    if (!r->plan.env.count(kv.substr(0, kv.find('=')))) r->env.push_back(std::move(kv));
+    const std::string name = kv.substr(0, kv.find('='));
+    if (!r->plan.env.count(name) && std::find(r->plan.unset_env.begin(), r->plan.unset_env.end(),
+                                              name) == r->plan.unset_env.end())
+      r->env.push_back(std::move(kv));
   }
   for (const auto &[k, v] : r->plan.env) r->env.push_back(k + "=" + v);
   r->timer = new uv_timer_t;

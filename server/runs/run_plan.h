@@ -23,17 +23,30 @@ struct RunFile {
 };
 
 // How a recipe's output is read when it fails (see diagnose_run).
-enum class RunFamily { maven, gradle, junit4, junit5, java, go_test, go_bench, command, attach };
+enum class RunFamily {
+  maven,
+  gradle,
+  junit4,
+  junit5,
+  java,
+  go_test,
+  go_bench,
+  node,
+  command,
+  attach
+};
 
 struct RunPlan {
   RunFamily family = RunFamily::command;
   std::string label; // what runs, for messages: "org.acme.PricingTest#discountIsFinite"
   std::string cwd;
   std::map<std::string, std::string> env; // additions to the server's environment
+  std::vector<std::string> unset_env;     // names taken out of it
   std::vector<RunStep> steps;
   std::vector<RunFile> files;            // written before the first step
   std::vector<std::string> remove_after; // scratch files deleted when the run ends
-  std::string profile_path, format;      // format "" = detected when loading
+  std::string profile_path, format;      // format "" = detected when loading; a folder for node
+                                         // (one .cpuprofile per process)
   std::string output_dir;
   bool default_output_dir = false; // <root>/.hotlines: gets a .gitignore
 };

@@ -1,6 +1,8 @@
 // Recipes and run diagnosis (see run_recipes.h).
 #include "server/runs/run_recipes.h"
 
+#include "server/runs/node_recipes.h"
+
 #include <uv.h>
 
 #include <cstdio>
@@ -391,11 +393,13 @@ std::string plan_attach(const RunParams &p, const RecipeContext &ctx, RunPlan *p
 
 const char *profile_extension(const RunParams &p) {
   if (p.recipe == "go-test" || p.recipe == "go-bench") return ".pprof";
+  if (p.recipe.rfind("node-", 0) == 0) return ".cpuprofiles"; // a folder
   if (p.recipe == "command")
-    return p.format == "pprof"       ? ".pprof"
-           : p.format == "collapsed" ? ".collapsed"
-           : p.format == "jfr"       ? ".jfr"
-                                     : ".profile";
+    return p.format == "pprof"        ? ".pprof"
+           : p.format == "collapsed"  ? ".collapsed"
+           : p.format == "jfr"        ? ".jfr"
+           : p.format == "cpuprofile" ? ".cpuprofile"
+                                      : ".profile";
   return ".jfr";
 }
 
@@ -405,6 +409,7 @@ std::string hint_for(const std::string &tool) {
     return " (install a JDK, e.g. openjdk-17-jdk, set JAVA_HOME in params.env, or params." + name +
            ")";
   if (name == "go") return " (install golang-go, or set params.go or PATH in params.env)";
+  if (name == "node" || name == "npm") return " (install nodejs and npm, or set params.node)";
   if (name == "mvn") return " (install maven, or set params.maven)";
   if (name == "gradle") return " (install Gradle, add a gradlew wrapper, or set params.gradle)";
   return " (check PATH in params.env)";
@@ -453,17 +458,22 @@ std::string build_run_plan(const RunParams &p, const RecipeContext &ctx, RunPlan
                          ? (fs::path(root.empty() ? plan->cwd : root) / ".hotlines").string()
                          : resolve(plan->cwd, p.output_dir);
   plan->env = p.env;
-  plan->format = p.recipe == "command" ? p.format : p.recipe.rfind("go-", 0) == 0 ? "pprof" : "jfr";
+  plan->format = p.recipe == "command"             ? p.format
+                 : p.recipe.rfind("go-", 0) == 0   ? "pprof"
+                 : p.recipe.rfind("node-", 0) == 0 ? "cpuprofile"
+                                                   : "jfr";
   // The label names the file; recipes set the display label afterwards.
   std::string base =
       p.recipe == "java-test" ? p.class_name + (p.method.empty() ? "" : "." + p.method)
       : p.recipe == "java-main"
           ? (p.main_class.empty() ? fs::path(p.jar).stem().string() : p.main_class)
-      : p.recipe == "go-test"    ? (p.test.empty() ? "tests" : p.test) + "-" + p.profile
-      : p.recipe == "go-bench"   ? (p.bench.empty() ? "benchmarks" : p.bench) + "-" + p.profile
-      : p.recipe == "attach-jvm" ? "pid" + std::to_string(p.pid)
-      : p.argv.empty()           ? "command"
-                                 : fs::path(p.argv[0]).filename().string();
+      : p.recipe == "go-test"     ? (p.test.empty() ? "tests" : p.test) + "-" + p.profile
+      : p.recipe == "go-bench"    ? (p.bench.empty() ? "benchmarks" : p.bench) + "-" + p.profile
+      : p.recipe == "attach-jvm"  ? "pid" + std::to_string(p.pid)
+      : p.recipe == "node-test"   ? (p.test.empty() ? "tests" : p.test)
+      : p.recipe == "node-script" ? fs::path(p.file).filename().string()
+      : p.argv.empty()            ? "command"
+                                  : fs::path(p.argv[0]).filename().string();
   plan->profile_path = plan->output_dir + "/" + file_label(base) + "-" + ctx.stamp + "-" +
                        ctx.run_id + profile_extension(p);
   if (p.recipe == "java-test") return plan_java_test(p, ctx, plan);
@@ -471,6 +481,7 @@ std::string build_run_plan(const RunParams &p, const RecipeContext &ctx, RunPlan
   if (p.recipe == "go-test" || p.recipe == "go-bench") return plan_go(p, ctx, plan);
   if (p.recipe == "command") return plan_command(p, plan);
   if (p.recipe == "attach-jvm") return plan_attach(p, ctx, plan);
+  if (p.recipe == "node-test" || p.recipe == "node-script") return plan_node(p, ctx, plan);
   return "unknown recipe '" + p.recipe + "'";
 }
 
@@ -571,6 +582,14 @@ std::optional<RunError> diagnose_run(const RunPlan &plan, const RunOutcome &o,
     if (any_of(out,
                {"No such process", "AttachNotSupportedException", "Unable to open socket file"}))
       return error("testNotFound", "no JVM to attach to at " + what);
+    break;
+  case RunFamily::node:
+    if (any_of(out, {"Cannot find module", "ERR_MODULE_NOT_FOUND"}) && failed)
+      return error("testNotFound", "node could not find " + what + ": " + last_lines(out, 1));
+    if (plan.label != "tests" && has_line_starting(out, "# pass 0") &&
+        has_line_starting(out, "# fail 0"))
+      return error("testNotFound", "node --test found no test named " + what);
+    if (contains(out, "error TS")) return error("buildFailed", "the TypeScript build failed");
     break;
   case RunFamily::command:
     break;

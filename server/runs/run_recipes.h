@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,8 @@ struct RecipeContext {
   std::string run_id;         // names files: "r1"
   std::string stamp;          // names files: "20250101-120000"
   std::function<bool(const std::string &path)> exists;
+  // The script names of the package.json in a folder (empty when none).
+  std::function<std::set<std::string>(const std::string &dir)> package_scripts;
 };
 
 // Fills *plan or returns why the params cannot run (an InvalidParams message).

@@ -45,7 +45,7 @@ std::vector<Token> tokenize(std::string_view s, TestLanguage lang) {
       i = e == std::string_view::npos ? n : e + 3;
     } else if (c == '"' || c == '\'') {
       skip_quoted(static_cast<char>(c));
-    } else if (lang == TestLanguage::go && c == '`') {
+    } else if ((lang == TestLanguage::go || lang == TestLanguage::javascript) && c == '`') {
       size_t e = s.find('`', i + 1);
       i = e == std::string_view::npos ? n : e + 1;
     } else if (isdigit(c)) {
@@ -361,6 +361,51 @@ std::vector<FoundTest> go_tests(std::string_view text) {
   return tests;
 }
 
+// The text of the string literal starting at s[at] ('…', "…", or `…` without ${}), or
+// false.
+bool string_literal(std::string_view s, size_t at, std::string *out) {
+  if (at >= s.size() || (s[at] != '"' && s[at] != '\'' && s[at] != '`')) return false;
+  const char q = s[at];
+  out->clear();
+  for (size_t i = at + 1; i < s.size(); i++) {
+    if (s[i] == q) return true;
+    if (s[i] == '\n' && q != '`') return false;
+    if (q == '`' && s.compare(i, 2, "${") == 0) return false;
+    if (s[i] == '\\' && i + 1 < s.size()) i++;
+    out->push_back(s[i]);
+  }
+  return false;
+}
+
+// test("name", …), it(…), describe(…), and test.only(…) and the like; not `x.test(…)`.
+std::vector<FoundTest> js_tests(std::string_view text) {
+  std::vector<Token> t = tokenize(text, TestLanguage::javascript);
+  Positions pos(text);
+  std::vector<FoundTest> out;
+  for (size_t i = 0; i + 1 < t.size(); i++) {
+    if (t[i].kind != Token::Kind::ident ||
+        !(is(t[i], "test") || is(t[i], "it") || is(t[i], "describe")))
+      continue;
+    if (i > 0 && (is(t[i - 1], ".") || is(t[i - 1], "function"))) continue;
+    size_t open = i + 1;
+    if (is(t[open], ".") && open + 2 < t.size() && t[open + 1].kind == Token::Kind::ident &&
+        (is(t[open + 1], "only") || is(t[open + 1], "skip") || is(t[open + 1], "todo") ||
+         is(t[open + 1], "concurrent")))
+      open += 2;
+    if (!is(t[open], "(")) continue;
+    size_t arg = t[open].end;
+    while (arg < text.size() && isspace(static_cast<unsigned char>(text[arg]))) arg++;
+    FoundTest f;
+    f.kind = FoundTest::Kind::node_test;
+    if (!string_literal(text, arg, &f.name) || f.name.empty()) continue;
+    const size_t close = matching(t, open);
+    f.range = pos.range(t[i].begin, close < t.size() ? t[close].end : text.size());
+    f.selection = pos.range(t[i].begin, t[i].end);
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
 } // namespace
 
 TestLanguage test_language(std::string_view file_name) {
@@ -370,6 +415,17 @@ TestLanguage test_language(std::string_view file_name) {
   };
   if (ends_with(".java")) return TestLanguage::java;
   if (ends_with("_test.go")) return TestLanguage::go;
+  for (std::string_view ext : {".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"}) {
+    if (!ends_with(ext) || ends_with(".d" + std::string(ext))) continue;
+    const std::string_view base = file_name.substr(file_name.rfind('/') + 1);
+    const std::string_view stem = base.substr(0, base.size() - ext.size());
+    const bool named = stem.size() > 5 && (stem.substr(stem.size() - 5) == ".test" ||
+                                           stem.substr(stem.size() - 5) == ".spec");
+    const bool folder = file_name.find("/test/") != std::string_view::npos ||
+                        file_name.find("/tests/") != std::string_view::npos ||
+                        file_name.find("/__tests__/") != std::string_view::npos;
+    return named || folder ? TestLanguage::javascript : TestLanguage::none;
+  }
   return TestLanguage::none;
 }
 
@@ -379,6 +435,8 @@ std::vector<FoundTest> find_tests(TestLanguage language, std::string_view text) 
     return java_methods(text, FoundTest::Kind::junit);
   case TestLanguage::go:
     return go_tests(text);
+  case TestLanguage::javascript:
+    return js_tests(text);
   case TestLanguage::none:
     break;
   }

@@ -2,7 +2,9 @@
 // hotlines/testsInFile: JUnit methods (@Test, @ParameterizedTest, @RepeatedTest) in .java
 // files with their fully-qualified class (nested classes as Outer$Inner), Java
 // `public static void main(String[] args)` methods of such classes, and Go
-// `func TestXxx(t *testing.T)` and `func BenchmarkXxx(b *testing.B)` in _test.go files. A
+// `func TestXxx(t *testing.T)` and `func BenchmarkXxx(b *testing.B)` in _test.go files, and
+// JavaScript/TypeScript `test("name", …)`, `it(…)`, `describe(…)` calls (node:test, Jest,
+// Vitest, Mocha; also `.only`/`.skip`/`.todo`) in test files. A
 // tokenizer that skips comments, strings and character literals, not a parser. Pure
 // functions; thread-safe.
 #pragma once
@@ -23,18 +25,21 @@ struct SourceRange {
 };
 
 struct FoundTest {
-  enum class Kind { junit, go_test, go_benchmark, java_main, junit_class };
+  enum class Kind { junit, go_test, go_benchmark, java_main, junit_class, node_test };
   Kind kind = Kind::junit;
   std::string class_name; // Java: package.Outer$Inner; Go: ""
   // The method or function name ("main" for java_main; the class's own for junit_class).
+  // JavaScript: the test's name as written in its string.
   std::string name;
-  SourceRange range;     // first annotation, modifier or `func` through the closing brace
-  SourceRange selection; // the name
+  SourceRange range;     // first annotation, modifier or `func` (the call) through the closing
+                         // brace (parenthesis)
+  SourceRange selection; // the name (`test`, `it`, `describe`)
 };
 
-enum class TestLanguage { none, java, go };
+enum class TestLanguage { none, java, go, javascript };
 
-// By file name: *.java -> java, *_test.go -> go.
+// By file name: *.java -> java, *_test.go -> go; .js/.mjs/.cjs/.jsx/.ts/.mts/.cts/.tsx files named
+// *.test.* / *.spec.* or under a test, tests or __tests__ folder -> javascript.
 TestLanguage test_language(std::string_view file_name);
 
 // The tests in `text`, in source order.

@@ -76,6 +76,9 @@ std::string module_cache_relative(const std::vector<std::string_view> &comps) {
 // Why a path that matched nothing is library or toolchain code, or "" when it is not.
 std::string external_reason(const CleanPath &p, const std::vector<std::string_view> &comps,
                             std::string_view go_package, bool workspace_module) {
+  if (p.path.rfind("node:", 0) == 0) return "Node.js built-in module";
+  for (std::string_view c : comps)
+    if (c == "node_modules") return "npm package (node_modules)";
   if (p.absolute) {
     for (std::string_view prefix : kSystemPrefixes)
       if (path_has_prefix(p.path, prefix))

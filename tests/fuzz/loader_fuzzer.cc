@@ -15,6 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size) {
   LoadOptions options;
   options.threads = 1;
   options.limits.max_bytes = 64 << 20; // within the fuzzer's memory limit
+  options.source_maps = false;         // a fuzzer reads no files the input names
   LoadResult r = load_profile_bytes(data, options);
   if (!r.ok()) {
     if (r.error.empty()) {

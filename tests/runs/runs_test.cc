@@ -270,6 +270,25 @@ protected:
     return (dir_ / "settings.xml").string();
   }
 
+  // node-shop's TypeScript sources, tests and package files, with its npm packages (typescript,
+  // esbuild, @types/node) installed from package-lock.json.
+  fs::path copy_node_shop() {
+    fs::path root = dir_ / "node-shop";
+    fs::create_directories(root);
+    for (const char *f : {"package.json", "package-lock.json", "tsconfig.json"})
+      fs::copy(test::fixture_path(std::string("node-shop/") + f), root / f);
+    for (const char *d : {"src", "test"})
+      fs::copy(test::fixture_path(std::string("node-shop/") + d), root / d,
+               fs::copy_options::recursive);
+    int status = -1;
+    std::string out = test::run_command("cd " + root.string() +
+                                            " && npm ci --no-audit --no-fund --prefer-offline "
+                                            "--loglevel=error 2>&1",
+                                        &status);
+    EXPECT_EQ(status, 0) << out;
+    return root;
+  }
+
   json classpath(const fs::path &root) const {
     return {(root / "classes").string(), kJUnit4Jar, kHamcrestJar};
   }
@@ -934,6 +953,85 @@ TEST_F(Runs, TerminationSignalKillsRunningRuns) {
   EXPECT_EQ(c.wait_exit(20), 128 + SIGTERM);
   EXPECT_FALSE(process_group_alive(pgid));
   client_.reset();
+}
+
+// The oracle's per-line [samples, ns] over every .cpuprofile of a run's folder.
+json cpuprofile_oracle(const fs::path &folder) {
+  std::string cmd =
+      "python3 " + std::string(HOTLINES_SOURCE_DIR) + "/tests/oracles/cpuprofile_lines.py";
+  for (const auto &e : fs::directory_iterator(folder)) cmd += " " + e.path().string();
+  int status = -1;
+  std::string out = test::run_command(cmd, &status);
+  EXPECT_EQ(status, 0) << out;
+  return json::parse(out, nullptr, false);
+}
+
+// A node:test test of a TypeScript project, as its "Profile" lens runs it: the package's build
+// (tsc, with source maps), then node --test with the test's name, --cpu-prof reaching the
+// test file's process. The profile lands on the .ts lines, equal to the oracle's reading of
+// the folder's .cpuprofile files.
+TEST_F(Runs, NodeTestOfATypeScriptTest) {
+  fs::path root = copy_node_shop();
+  LspClient &c = start_server(root);
+  json r = c.result(c.request("hotlines/testsInFile",
+                              {{"textDocument", {{"uri", file_uri(root / "test/cart.test.ts")}}}}));
+  EXPECT_EQ(r["language"], "javascript");
+  ASSERT_EQ(r["tests"].size(), 3u) << r.dump();
+  EXPECT_EQ(r["tests"][0]["kind"], "nodeTest");
+  EXPECT_EQ(r["tests"][0]["name"], "total is stable");
+  EXPECT_EQ(r["tests"][1]["name"], "receipt");
+  EXPECT_EQ(r["tests"][2]["name"], "has a line per item");
+  EXPECT_EQ(r["tests"][0]["range"],
+            json::parse(R"({"start":{"line":5,"character":0},"end":{"line":9,"character":2}})"));
+  EXPECT_EQ(r["tests"][0]["run"], (json{{"recipe", "node-test"},
+                                        {"test", "total is stable"},
+                                        {"file", (root / "test/cart.test.ts").string()},
+                                        {"cwd", root.string()}}));
+  std::string id;
+  json done = run(r["tests"][0]["run"], 300, &id);
+  ASSERT_FALSE(done.is_null());
+  EXPECT_FALSE(done.contains("error")) << done.dump() << output_of(id);
+  ASSERT_TRUE(done["profileId"].is_string()) << done.dump();
+  const fs::path folder = done["profilePath"].get<std::string>();
+  EXPECT_TRUE(fs::is_directory(folder)) << folder;
+  const std::string out = output_of(id);
+  EXPECT_NE(out.find("$ npm run --silent build"), std::string::npos) << out;
+  EXPECT_NE(out.find("--test-name-pattern=^total is stable$"), std::string::npos) << out;
+  EXPECT_NE(out.find("# pass 1"), std::string::npos) << out;
+
+  json oracle = cpuprofile_oracle(folder);
+  const std::string pricing = (root / "src/pricing.ts").string();
+  json ann = c.result(c.request("hotlines/fileAnnotations",
+                                {{"textDocument", {{"uri", file_uri(root / "src/pricing.ts")}}},
+                                 {"profileId", done["profileId"]}}));
+  ASSERT_FALSE(ann["lines"].empty()) << ann.dump();
+  int64_t compared = 0;
+  json hottest;
+  for (const json &l : ann["lines"]) {
+    const std::string key = pricing + ":" + std::to_string(l["line"].get<int>());
+    const json want = oracle["lines"].contains(key) ? oracle["lines"][key] : json{0, 0};
+    EXPECT_EQ(l["self"]["count"], want[0]) << key;
+    EXPECT_EQ(l["self"]["value"], want[1]) << key;
+    compared++;
+    if (hottest.is_null() || l["self"]["value"] > hottest["self"]["value"]) hottest = l;
+  }
+  EXPECT_EQ(hottest["line"], 12) << ann.dump(); // discount's loop body
+  std::cout << "node-test 'total is stable': " << done["durationMs"] << " ms, pricing.ts:12 self "
+            << hottest["self"].dump() << ", oracle " << oracle["lines"][pricing + ":12"].dump()
+            << ", " << compared << " lines compared\n";
+
+  // node-script on what the build compiled.
+  done = run({{"recipe", "node-script"}, {"file", "dist/src/main.js"}, {"args", {"400000"}}}, 120,
+             &id);
+  ASSERT_FALSE(done.is_null());
+  EXPECT_FALSE(done.contains("error")) << done.dump() << output_of(id);
+  std::vector<std::string> top = top_lines(done["profilePath"], 1);
+  EXPECT_EQ(top, std::vector<std::string>{"pricing.ts:12"});
+
+  // A name no test has.
+  done = run({{"recipe", "node-test"}, {"test", "no such test"}}, 300, &id);
+  ASSERT_FALSE(done.is_null());
+  EXPECT_EQ(done["error"]["kind"], "testNotFound") << done.dump() << output_of(id);
 }
 
 TEST_F(Runs, TestsInFile) {

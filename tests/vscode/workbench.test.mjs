@@ -7,7 +7,9 @@
 // the DestroyJavaVM thread pick makes line 15 the hottest (13.4%); the 1s-3s time window;
 // profiles dropped on the Profiles view (bytes, then a URI); ap-multi against the ap-cpu
 // baseline (red/green icons, deltas); the profile editor on ap-wall.jfr; the "Profile" lens
-// on go-shop's TestWorkload and "Profile Current Test" (Maven, offline); the Runs view;
+// on go-shop's TestWorkload, on node-shop's TypeScript test "total is stable" (tsc, node --test
+// --cpu-prof: pricing.ts:12 is hottest, with the oracle's numbers) and "Profile Current Test"
+// (Maven, offline); the Runs view;
 // "Profile Java Main Class…" and a cancelled one; "Attach to JVM…" on a running Main; the
 // remap notification for a Go profile recorded with its package elsewhere; hotlines.profiles.
 // Screenshots go to $HOTLINES_ARTIFACTS.
@@ -171,6 +173,9 @@ async function dropOnProfiles(what) {
 before(async () => {
   fs.cpSync(path.join(env('HOTLINES_FIXTURES'), 'java-shop'), folder, { recursive: true });
   fs.cpSync(path.join(env('HOTLINES_FIXTURES'), 'go-shop'), path.join(folder, 'go-shop'), { recursive: true });
+  // node-shop's sources (its packages are installed by its test): in the workspace from the start.
+  for (const f of ['package.json', 'package-lock.json', 'tsconfig.json', 'src', 'test'])
+    fs.cpSync(path.join(env('HOTLINES_FIXTURES'), 'node-shop', f), path.join(folder, 'node-shop', f), { recursive: true });
   // Profiled Maven runs resolve from Debian's repository only (as tests/runs does).
   fs.writeFileSync(path.join(work, 'settings.xml'), `<settings><localRepository>${path.join(work, 'm2')}</localRepository><mirrors><mirror><id>debian</id><mirrorOf>*</mirrorOf><url>file:///usr/share/maven-repo</url></mirror></mirrors></settings>\n`);
   fs.mkdirSync(path.join(folder, '.vscode'), { recursive: true });
@@ -575,6 +580,40 @@ test('"Profile Current Test" in PricingTest.discountIsFinite: a Maven run (offli
 });
 
 // The hotlines view container's pane named `name` (the container opened, the pane expanded).
+test('"Profile" lens on node-shop\'s TypeScript test: tsc, node --test --cpu-prof, and pricing.ts:12 is hot with the oracle\'s numbers', async () => {
+  const shop = path.join(folder, 'node-shop');
+  execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: shop, stdio: 'inherit' });
+  await runCommand('View: Close All Editors');
+  await quickOpen('node-shop/test/cart.test.ts');
+  await page.locator('.tabs-container .tab.active', { hasText: 'cart.test.ts' }).waitFor({ timeout: 20000 });
+  // The first lens is the first test, "total is stable".
+  const lens = page.locator('.contentWidgets .codelens-decoration a', { hasText: 'Profile' }).first();
+  await lens.waitFor({ timeout: 30000 });
+  await lens.click();
+  await runLoaded(/total_is_stable.*\.cpuprofiles/, 'total is stable');
+  await shot('node-run');
+  const runs = fs.readdirSync(path.join(folder, '.hotlines')).filter((f) => f.startsWith('total_is_stable') && f.endsWith('.cpuprofiles'));
+  assert.equal(runs.length, 1, 'the run wrote one folder of profiles');
+  const run = path.join(folder, '.hotlines', runs[0]);
+  await truth.request('hotlines/loadProfile', { path: run });
+  const source = path.join(shop, 'src/pricing.ts');
+  const ann = await truth.request('hotlines/fileAnnotations', { textDocument: { uri: pathToFileURL(source).href } });
+  const hottest = ann.lines.reduce((a, b) => (b.self.value > a.self.value ? b : a));
+  assert.equal(hottest.line, 12, 'discount\'s loop body is the hottest line of pricing.ts');
+  const files = fs.readdirSync(run).map((f) => path.join(run, f));
+  const oracle = JSON.parse(execFileSync('python3', [path.join(env('HOTLINES_FIXTURES'), '../oracles/cpuprofile_lines.py'), ...files]));
+  assert.deepEqual([hottest.self.count, hottest.self.value], oracle.lines[`${source}:12`], 'pricing.ts:12 as the oracle reads it');
+  await runCommand('View: Close All Editors');
+  await quickOpen('node-shop/src/pricing.ts');
+  await page.locator('.tabs-container .tab.active', { hasText: /^pricing\.ts/ }).waitFor({ timeout: 20000 });
+  const shown = ann.lines.filter((l) => l.heat > 0);
+  const dom = await decorationsWhen((d) => d.lines > 0 && shown.every((l) => l.line > d.lines || d.icons[l.line]));
+  await shot('node-run-annotated');
+  for (const l of shown.filter((x) => x.line <= dom.lines))
+    assert.deepEqual(dom.icons[l.line], [Math.min(4, Math.floor(l.heat * 5))], `icon on pricing.ts:${l.line}`);
+  assert.deepEqual(dom.icons[12], [4], 'the hottest icon on line 12');
+});
+
 async function hotlinesPane(name) {
   const pane = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header .title', { hasText: name }) });
   if (!(await pane.isVisible())) await page.locator('.activitybar .action-item a[aria-label^="hotlines"]').first().click();
@@ -727,7 +766,7 @@ test('a Go profile recorded where the package lived elsewhere: the suggested rem
   await runCommand('View: Close All Editors');
   await quickOpen('go-shop/internal/shop/shop.go');
   await page.locator('.tabs-container .tab.active', { hasText: /^shop\.go/ }).waitFor({ timeout: 20000 });
-  const dom = await decorationsWhen((d) => shown.every((l) => l.line > d.lines || d.icons[l.line]));
+  const dom = await decorationsWhen((d) => d.lines > 0 && shown.every((l) => l.line > d.lines || d.icons[l.line]));
   await shot('remap-resolved');
   for (const l of shown.filter((x) => x.line <= dom.lines))
     assert.deepEqual(dom.icons[l.line], [Math.min(4, Math.floor(l.heat * 5))], `icon on shop.go:${l.line}`);

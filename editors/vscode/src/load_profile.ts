@@ -10,7 +10,7 @@ export async function loadProfile(session: Session, uri?: vscode.Uri): Promise<P
     const picked = await vscode.window.showOpenDialog({
       canSelectMany: false,
       openLabel: 'Load Profile',
-      filters: { Profiles: ['jfr', 'gz', 'pprof', 'pb', 'otlp', 'collapsed', 'html', 'txt'], 'All files': ['*'] },
+      filters: { Profiles: ['jfr', 'gz', 'pprof', 'pb', 'otlp', 'collapsed', 'html', 'txt', 'cpuprofile', 'heapprofile'], 'All files': ['*'] },
     });
     if (!picked || !picked.length) return undefined;
     uri = picked[0];

@@ -138,8 +138,10 @@ TEST(QueryHot, NoIdleDropsParkedAndSyscallCancelLeaves) {
   FrameId run = t.java("p/W", "run"), park = t.java("jdk/internal/misc/Unsafe", "park"),
           cancel = t.native("__syscall_cancel_arch_end"), epoll = t.native("epoll_wait"),
           busy = t.java("p/W", "busy"),
-          futex = t.native("futex_wait.constprop.0", FrameKind::kernel);
+          futex = t.native("futex_wait.constprop.0", FrameKind::kernel),
+          v8_idle = t.native("(idle)");
   t.sample("wall", {run, park});
+  t.sample("wall", {v8_idle}); // V8's profiles
   t.sample("wall", {run, cancel});
   t.sample("wall", {run, epoll});
   t.sample("wall", {run, futex});

@@ -327,7 +327,9 @@ TEST(RunParams, Errors) {
   RunParams p;
   EXPECT_EQ(parse_params(json::object(), &p), "params.recipe is required");
   EXPECT_EQ(parse_params({{"recipe", "rust"}}, &p),
-            "params.recipe must be one of java-test, java-main, go-test, go-bench, command, "
+            "params.recipe must be one of java-test, java-main, go-test, go-bench, node-test, "
+            "node-script, "
+            "command, "
             "attach-jvm (got 'rust')");
   EXPECT_EQ(parse_params({{"recipe", "command"}, {"argv", "ls"}}, &p),
             "params.argv must be an array of strings");
@@ -475,4 +477,40 @@ TEST(JcmdList, Parses) {
 }
 
 } // namespace
+} // namespace hotlines
+
+namespace hotlines {
+
+TEST(RunRecipes, NodeTestRunsTheBuildThenNodeTestWithCpuProf) {
+  RunParams p;
+  p.recipe = "node-test";
+  p.test = "total (is) stable";
+  p.file = "/w/shop/test/cart.test.ts";
+  RecipeContext ctx;
+  ctx.workspace_root = "/w/shop";
+  ctx.run_id = "r1";
+  ctx.stamp = "s";
+  ctx.exists = [](const std::string &) { return false; };
+  ctx.package_scripts = [](const std::string &) { return std::set<std::string>{"build", "test"}; };
+  RunPlan plan;
+  ASSERT_EQ(build_run_plan(p, ctx, &plan), "");
+  EXPECT_EQ(plan.profile_path, "/w/shop/.hotlines/total__is__stable-s-r1.cpuprofiles");
+  ASSERT_EQ(plan.steps.size(), 2u);
+  EXPECT_EQ(plan.steps[0].argv, (std::vector<std::string>{"npm", "run", "--silent", "build"}));
+  EXPECT_TRUE(plan.steps[0].build);
+  EXPECT_EQ(plan.unset_env, std::vector<std::string>{"NODE_TEST_CONTEXT"});
+  EXPECT_EQ(plan.steps[1].argv,
+            (std::vector<std::string>{"node", "--cpu-prof", "--cpu-prof-dir=" + plan.profile_path,
+                                      "--test", "--test-name-pattern=^total \\(is\\) stable$"}));
+  p.recipe = "node-script";
+  p.file = "dist/src/main.js";
+  p.args = {"800000"};
+  RunPlan script;
+  ASSERT_EQ(build_run_plan(p, ctx, &script), "");
+  EXPECT_EQ(script.steps.back().argv.back(), "800000");
+  p.file.clear();
+  RunPlan none;
+  EXPECT_NE(build_run_plan(p, ctx, &none), "");
+}
+
 } // namespace hotlines

@@ -235,3 +235,32 @@ TEST(OutputDecoderText, TailKeepsTheEnd) {
 
 } // namespace
 } // namespace hotlines
+
+namespace hotlines {
+
+TEST(TestsInFile, JavaScriptTestsItsAndDescribes) {
+  EXPECT_EQ(test_language("/w/shop/test/cart.test.ts"), TestLanguage::javascript);
+  EXPECT_EQ(test_language("/w/shop/src/cart.spec.js"), TestLanguage::javascript);
+  EXPECT_EQ(test_language("/w/shop/src/cart.ts"), TestLanguage::none);
+  EXPECT_EQ(test_language("/w/shop/test/types.d.ts"), TestLanguage::none);
+  const std::string text = "import { test } from 'node:test';\n"
+                           "test(\"total is stable\", () => {\n"
+                           "  x.test('not a test');\n"
+                           "});\n"
+                           "describe('receipt', () => {\n"
+                           "  it.only(`has a line`, () => {});\n"
+                           "  it(`dyn ${x}`, () => {});\n"
+                           "});\n";
+  std::vector<FoundTest> t = find_tests(TestLanguage::javascript, text);
+  ASSERT_EQ(t.size(), 3u);
+  EXPECT_EQ(t[0].name, "total is stable");
+  EXPECT_EQ(t[0].kind, FoundTest::Kind::node_test);
+  EXPECT_EQ(t[0].range.start.line, 1);
+  EXPECT_EQ(t[0].range.end.line, 3);
+  EXPECT_EQ(t[1].name, "receipt");
+  EXPECT_EQ(t[1].range.end.line, 7);
+  EXPECT_EQ(t[2].name, "has a line");
+  EXPECT_EQ(t[2].selection.start.character, 2);
+}
+
+} // namespace hotlines

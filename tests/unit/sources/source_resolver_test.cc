@@ -386,3 +386,33 @@ TEST(SourcePaths, DuplicateSuffixTieAndInferredPrefix) {
 
 } // namespace
 } // namespace hotlines
+
+namespace hotlines {
+
+// V8 profiles' paths: a TypeScript source (mapped from its compiled .js) resolves exactly;
+// node: built-ins and node_modules packages are external, unless a source root is inside the
+// package (asked for).
+TEST(SourcePaths, NodeBuiltinsAndPackagesAreExternal) {
+  TempTree t;
+  std::string ts = t.write("shop/src/pricing.ts", "export function discount() {}\n");
+  std::string pkg = t.write("shop/node_modules/left-pad/index.js", "module.exports = 1;\n");
+  SourceProfile sp;
+  FunctionId mine = sp.path("discount (pricing.ts:1)", ts);
+  FunctionId builtin = sp.path("Module._load (node:internal/modules/cjs/loader:1000)",
+                               "node:internal/modules/cjs/loader");
+  FunctionId dep = sp.path("leftPad (index.js:1)", pkg);
+  sp.sample({sp.frame(builtin), sp.frame(dep), sp.frame(mine, 1)});
+  std::shared_ptr<const Profile> p = sp.finish();
+  auto res = resolve_profile(p, index_roots({t.path()}));
+  EXPECT_EQ(res->of(mine).status, ResolutionStatus::resolved);
+  EXPECT_EQ(res->of(mine).rule, kRuleExact);
+  EXPECT_EQ(res->of(builtin).status, ResolutionStatus::external);
+  EXPECT_EQ(res->of(builtin).reason, "Node.js built-in module");
+  EXPECT_EQ(res->of(dep).status, ResolutionStatus::external);
+  EXPECT_EQ(res->of(dep).reason, "npm package (node_modules)");
+  auto asked = resolve_profile(p, index_roots({t.path(), t.path("shop/node_modules/left-pad")}));
+  EXPECT_EQ(asked->of(dep).status, ResolutionStatus::resolved);
+  EXPECT_EQ(asked->of(dep).path, pkg);
+}
+
+} // namespace hotlines

@@ -33,7 +33,8 @@ local M = {}
 ---@type HotlinesConfig
 M.defaults = {
   cmd = { 'hotlines', 'serve' },
-  filetypes = { 'java', 'kotlin', 'scala', 'go', 'c', 'cpp', 'rust', 'python' },
+  filetypes = { 'java', 'kotlin', 'scala', 'go', 'c', 'cpp', 'rust', 'python',
+    'javascript', 'typescript' },
   root_markers = {
     'pom.xml',
     'build.gradle',

@@ -1,0 +1,51 @@
+// SourceMap: one source map (revision 3, as tsc, esbuild and most bundlers write them): its
+// `sources` resolved to paths and its base64-VLQ `mappings` decoded into segments, so that a
+// generated JavaScript position (0-based line and column) gives the original file and line.
+// Index maps (`sections`) are refused. Immutable once parsed; any thread may read it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hotlines {
+
+struct OriginalPosition {
+  uint32_t source = 0; // index into SourceMap::sources()
+  int32_t line = 0;    // 0-based
+  int32_t column = 0;  // 0-based
+};
+
+class SourceMap {
+public:
+  // Parses the map's JSON text. `map_dir` is the folder of the map file (of the script, for a
+  // map inlined as a data: URL): relative sources resolve against it, after `sourceRoot`.
+  // Returns "" or what is wrong, with the JSON path or the offset in `mappings`.
+  std::string parse(std::string_view json, std::string_view map_dir);
+
+  // Sources as paths: absolute and lexically normal when they were relative or file:// URLs;
+  // other URLs (webpack://…) as written.
+  const std::vector<std::string> &sources() const { return sources_; }
+
+  // The original position of generated line `line`, column `column` (0-based): the last segment
+  // of that line at or before the column. With column < 0 (unknown: V8's per-line ticks) the
+  // line's first segment that has a source. nullopt when the position maps to nothing.
+  std::optional<OriginalPosition> find(int32_t line, int32_t column) const;
+  // The first segment with a source at or after (line, column): where a function starting on
+  // unmapped code (tsc's `"use strict";` before a module's first line) begins in the source.
+  std::optional<OriginalPosition> find_next(int32_t line, int32_t column) const;
+
+private:
+  struct Segment {
+    int32_t column; // generated column
+    int32_t source; // -1: a segment without a source (maps to nothing)
+    int32_t line, original_column;
+  };
+  std::vector<std::string> sources_;
+  std::vector<Segment> segments_;     // by generated line, then column
+  std::vector<uint32_t> line_starts_; // generated line i: segments_[line_starts_[i]..[i + 1])
+};
+
+} // namespace hotlines

@@ -1,0 +1,134 @@
+// A folder of V8 profiles as one profile (see v8_profile_dir.h).
+#include "formats/v8_profile_dir.h"
+
+#include "formats/cpuprofile_reader.h"
+#include "formats/file_reader.h"
+#include "formats/heapprofile_reader.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+#include <sys/stat.h>
+
+namespace hotlines {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct File {
+  std::string name;
+  FileBytes bytes;
+  JsonDoc doc;
+  bool heap = false;
+};
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// `CPU.20250101.120000.4242.0.001.cpuprofile` (node's default names) -> `pid 4242`; other
+// names stay as they are.
+std::string thread_name(const std::string &file) {
+  std::vector<std::string_view> parts;
+  std::string_view s = file;
+  for (size_t dot; (dot = s.find('.')) != std::string_view::npos; s.remove_prefix(dot + 1))
+    parts.push_back(s.substr(0, dot));
+  if (parts.size() == 6 && (parts[0] == "CPU" || parts[0] == "Heap"))
+    return "pid " + std::string(parts[3]);
+  return file;
+}
+
+// A script of the project: a local file outside node_modules and /usr.
+bool project_script(const std::string &url) {
+  const std::string path = ScriptSourceMaps::script_path(url);
+  return !path.empty() && path.find("/node_modules/") == std::string::npos &&
+         path.rfind("/usr/", 0) != 0;
+}
+
+bool ran_project_code(const JsonDoc &doc) {
+  std::vector<V8Node> nodes;
+  const uint32_t list = doc.member(0, "nodes");
+  V8Error e = list != JsonDoc::npos && doc.type(list) == JsonType::array
+                  ? read_flat_nodes(doc, list, &nodes)
+              : doc.member(0, "head") != JsonDoc::npos
+                  ? read_nested_nodes(doc, doc.member(0, "head"), &nodes)
+                  : V8Error{"no nodes", 0};
+  if (e.failed()) return true; // its error is reported when it is read
+  for (const V8Node &n : nodes)
+    if (project_script(n.url)) return true;
+  return false;
+}
+
+} // namespace
+
+bool is_directory(const std::string &path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+LoadResult load_v8_profile_dir(const std::string &dir, const LoadOptions &options) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const fs::directory_entry &e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (ends_with(name, ".cpuprofile") || ends_with(name, ".heapprofile")) names.push_back(name);
+  }
+  if (ec) return LoadResult::failure("cannot read " + dir + ": " + ec.message());
+  if (names.empty())
+    return LoadResult::failure("cannot read " + dir +
+                               ": is a directory, without .cpuprofile or .heapprofile files (a "
+                               "folder of V8 profiles loads as one profile)");
+  std::sort(names.begin(), names.end());
+  std::vector<std::unique_ptr<File>> files;
+  uint64_t total = 0;
+  for (const std::string &name : names) {
+    auto f = std::make_unique<File>();
+    f->name = name;
+    f->heap = ends_with(name, ".heapprofile");
+    std::string err;
+    ReadFileOptions ro;
+    ro.max_bytes = options.limits.max_bytes - std::min(total, options.limits.max_bytes);
+    ro.raise_hint = options.limits.bytes_hint;
+    ro.cancel = options.cancel;
+    if (read_regular_file(dir + "/" + name, &f->bytes, &err, ro) != ReadStatus::ok)
+      return LoadResult::failure("cannot read " + dir + "/" + name + ": " + err);
+    total += f->bytes.size();
+    int64_t offset = -1;
+    if (!f->doc.parse(f->bytes.view(), &err, &offset, options.cancel))
+      return LoadResult::failure(dir + "/" + name + ": " + err, offset);
+    files.push_back(std::move(f));
+  }
+  std::vector<File *> kept, left;
+  for (auto &f : files) (ran_project_code(f->doc) ? kept : left).push_back(f.get());
+  const bool all = kept.empty();
+  if (all) kept.swap(left);
+  int64_t origin = INT64_MAX;
+  for (File *f : kept)
+    if (int64_t start; !f->heap && cpuprofile_start(f->doc, &start))
+      origin = std::min(origin, start);
+  ProfileBuilder b;
+  V8Frames frames(b, options.source_maps);
+  bool cpu = false;
+  for (File *f : kept) {
+    const ThreadId thread = b.thread(thread_name(f->name));
+    V8Error e = f->heap ? add_heapprofile(b, frames, f->doc, thread, options)
+                        : add_cpuprofile(b, frames, f->doc, thread, origin, options);
+    if (e.failed()) return LoadResult::failure(dir + "/" + f->name + ": " + e.message, e.offset);
+    cpu |= !f->heap;
+    b.metadata().comments.push_back("from " + f->name);
+  }
+  if (all && kept.size() > 1)
+    b.warn("no process of the folder ran project code (a script outside node_modules and "
+           "/usr): all its profiles are loaded");
+  for (File *f : left)
+    b.warn("left out " + f->name +
+           ": its process ran no project code (npm, the test runner, "
+           "a compiler)");
+  b.metadata().format = cpu ? "cpuprofile" : "heapprofile";
+  b.metadata().producer = "V8, " + std::to_string(kept.size()) + " of the folder's " +
+                          std::to_string(files.size()) + " profiles";
+  return LoadResult::success(b.finish());
+}
+
+} // namespace hotlines
