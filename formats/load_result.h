@@ -52,6 +52,9 @@ struct LoadOptions {
   // big file's pages do not stay resident beside the profile. The bytes must be writable
   // memory of their own (a heap buffer), not a view into something shared.
   bool discard_input = false;
+  // perf.data is read by running `perf script` (perf_data_reader.h); false refuses it instead
+  // (the fuzzers, which must not start processes).
+  bool run_tools = true;
 
   bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
 };

@@ -1,6 +1,7 @@
 // Loading a profile from bytes or a file: detects the format by content (gzip -> inflate and
-// detect again, JFR magic, async-profiler HTML page, text -> async-profiler text output or
-// collapsed, protobuf -> OTLP (looks_like_otlp) or pprof) and calls the matching reader.
+// detect again, JFR magic, perf.data magic (read by running `perf script`), async-profiler HTML
+// page, text -> async-profiler text output, perf script output or collapsed, protobuf -> OTLP
+// (looks_like_otlp) or pprof) and calls the matching reader.
 #pragma once
 
 #include "formats/load_result.h"
@@ -10,7 +11,17 @@
 
 namespace hotlines {
 
-enum class Format { unknown, jfr, pprof, collapsed, otlp, ap_html, ap_text };
+enum class Format {
+  unknown,
+  jfr,
+  pprof,
+  collapsed,
+  otlp,
+  ap_html,
+  ap_text,
+  perf_script,
+  perf_data
+};
 
 std::string_view format_name(Format f);
 // Detects the format of uncompressed data. `why` receives a description when unknown.
