@@ -172,15 +172,16 @@ bool is_kernel(const FrameLine &f) {
   return f.addr >= 0xffff800000000000ull && f.dso != "[vsyscall]";
 }
 
-// `  /tmp/pp/hot.cc:9` -> file and line; false for `??:0`, `:0` and anything else.
+// `  /tmp/pp/hot.cc:9` -> file and line (0 when unknown); false for `??:0`, `:0` and
+// anything else.
 bool parse_srcline(std::string_view s, std::string_view *file, int32_t *line) {
   s = trim(s);
   size_t colon = s.rfind(':');
   if (colon == std::string_view::npos || colon == 0) return false;
   int64_t n = 0;
-  if (!parse_int(s.substr(colon + 1), &n) || n <= 0 || n > INT32_MAX) return false;
+  if (!parse_int(s.substr(colon + 1), &n) || n > INT32_MAX) return false;
   *file = s.substr(0, colon);
-  if (*file == "??") return false;
+  if (*file == "??") return false; // `shop.rs:0` gives the file without a line
   *line = static_cast<int32_t>(n);
   return true;
 }
@@ -371,9 +372,11 @@ private:
     if (readable != f.sym) fn.system_name = b_.intern(f.sym);
     fn.library = f.dso.empty() ? 0 : b_.intern(f.dso);
     fn.file = src.file.empty() ? 0 : b_.intern(src.file);
+    // User-space frames are of no particular kind, as pprof's (Go's) are: the engine takes
+    // native and cpp frames for a JVM's, which have no source lines.
     FrameKind kind = f.inlined      ? FrameKind::inlined
                      : is_kernel(f) ? FrameKind::kernel
-                                    : FrameKind::native;
+                                    : FrameKind::unknown;
     FrameId id = b_.frame({b_.function(fn), src.line, -1, kind});
     frames_cache_.emplace(key_, id);
     return id;

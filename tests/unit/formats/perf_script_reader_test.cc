@@ -198,7 +198,7 @@ TEST(PerfScriptReader, EventsCommsInlinedAndUnknownFrames) {
   EXPECT_EQ(p.str(p.functions[inl.function].name), "shop::inner");
   EXPECT_EQ(p.str(p.functions[inl.function].file), "/src/shop.cc");
   const Frame &outer = p.frames[frames[1]];
-  EXPECT_EQ(outer.kind, FrameKind::native);
+  EXPECT_EQ(outer.kind, FrameKind::unknown);
   EXPECT_EQ(outer.line, 12);
   EXPECT_EQ(p.str(p.functions[outer.function].library), "/opt/shop");
   EXPECT_EQ(p.str(p.functions[p.frames[frames[2]].function].name), "[unknown]");
