@@ -2,6 +2,7 @@
 #include "formats/perf_data_reader.h"
 
 #include "formats/child_process.h"
+#include "formats/dwarf_lines.h"
 #include "formats/perf_script_reader.h"
 
 #include <signal.h>
@@ -65,7 +66,8 @@ LoadResult read_perf_data_file(const std::string &path, const LoadOptions &optio
         (c.signal ? std::string("signal ") + std::to_string(c.signal)
                   : "exit code " + std::to_string(c.exit_code)) +
         "): " + (c.err.empty() ? std::string("no message") : tail_lines(c.err, 3)));
-  LoadResult r = read_perf_script(c.out, options);
+  DwarfLines lines;
+  LoadResult r = read_perf_script(c.out, options, &lines);
   if (!r.ok()) {
     r.error = "perf script output: " + r.error;
     if (!c.err.empty()) r.error += " (perf said: " + tail_lines(c.err, 3) + ")";

@@ -1,8 +1,9 @@
 // Reader of Linux perf's own recording (`perf.data`, magic PERFILE2): runs `perf script` on it
 // (perf on PATH; the only reader of its format that knows every kernel's records) with process
-// and thread ids, periods, full source paths and inlined frames, and reads that text with
-// perf_script_reader.h. Blocking, with a child process: call it on a worker thread, never the
-// server's loop thread. options.cancel kills perf; perf's stderr is in the error when it fails.
+// and thread ids and periods, and reads that text with perf_script_reader.h, source lines and
+// inlined functions coming from the binaries' DWARF (dwarf_lines.h). Blocking, with a child
+// process: call it on a worker thread, never the server's loop thread. options.cancel kills perf;
+// perf's stderr is in the error when it fails.
 #pragma once
 
 #include "formats/load_result.h"

@@ -13,6 +13,7 @@
 // and reported as one warning with the first one's line number.
 #include "formats/perf_script_reader.h"
 
+#include "formats/dwarf_lines.h"
 #include "formats/native_names.h"
 #include "formats/profile_builder.h"
 
@@ -194,7 +195,8 @@ std::string_view period_unit(std::string_view event) {
 
 class PerfScriptParser {
 public:
-  explicit PerfScriptParser(const LoadOptions &options) : options_(options) {}
+  PerfScriptParser(const LoadOptions &options, DwarfLines *lines)
+      : options_(options), lines_(lines) {}
 
   LoadResult parse(std::string_view text) {
     size_t pos = 0;
@@ -325,7 +327,12 @@ private:
         continue;
       }
       unknown_run = false;
-      leaf_first_.push_back(frame(f, srclines_[i]));
+      // A user-space frame below another is a return address: its line is the call's.
+      bool caller = i > 0 && !is_kernel(frames_[i - 1]) && !is_kernel(f);
+      if (lines_ && srclines_[i].file.empty() && !f.inlined && !is_kernel(f))
+        add_dwarf_frames(f, caller);
+      else
+        leaf_first_.push_back(frame(f, srclines_[i]));
     }
     StackId stack = leaf_first_.empty() ? kNoStack : b_.stack_from_leaf(leaf_first_);
     ThreadId thread = b_.thread(h.comm, h.tid);
@@ -382,6 +389,34 @@ private:
     return id;
   }
 
+  // The frames DWARF gives for a user-space address: the functions inlined there (innermost
+  // first), then the function perf named, each with its line. Cached by library and address.
+  void add_dwarf_frames(const FrameLine &f, bool caller) {
+    const uint64_t addr = caller && f.addr > 0 ? f.addr - 1 : f.addr;
+    key_.assign(f.sym);
+    key_ += '\0';
+    key_ += f.dso;
+    key_ += '\0';
+    key_ += std::to_string(addr);
+    auto it = dwarf_cache_.find(key_);
+    if (it == dwarf_cache_.end()) {
+      std::vector<FrameId> ids;
+      std::vector<SourceFrame> src = lines_->lookup(std::string(f.dso), addr);
+      for (size_t i = 0; i + 1 < src.size(); i++) {
+        Function fn;
+        fn.name = b_.intern(src[i].function.empty() ? "[inlined]" : src[i].function);
+        fn.library = f.dso.empty() ? 0 : b_.intern(f.dso);
+        fn.file = src[i].file.empty() ? 0 : b_.intern(src[i].file);
+        ids.push_back(b_.frame({b_.function(fn), src[i].line, -1, FrameKind::inlined}));
+      }
+      Srcline own;
+      if (!src.empty()) own = {src.back().file, src.back().line};
+      ids.push_back(frame(f, own));
+      it = dwarf_cache_.emplace(key_, std::move(ids)).first;
+    }
+    leaf_first_.insert(leaf_first_.end(), it->second.begin(), it->second.end());
+  }
+
   LoadResult finish() {
     if (untimed_) min_time_ = max_time_ = 0;
     for (const Pending &s : samples_) {
@@ -401,6 +436,13 @@ private:
                   std::to_string(first_bad_line_) + " (" + first_bad_reason_ + "): '" +
                   first_bad_text_ + "'",
               -1, first_bad_line_);
+    if (lines_)
+      if (std::vector<std::string> none = lines_->files_without_dwarf(4); !none.empty()) {
+        std::string list;
+        for (const std::string &f : none) list += (list.empty() ? "" : ", ") + f;
+        b_.warn("no source lines for " + list +
+                ": no DWARF line table (build with -g, or install the -dbgsym package)");
+      }
     if (unknown_frames_ > 0)
       b_.warn(std::to_string(unknown_frames_) + " [unknown] frame" +
               (unknown_frames_ == 1 ? "" : "s") + " (addresses perf could not name; " +
@@ -409,6 +451,7 @@ private:
   }
 
   const LoadOptions &options_;
+  DwarfLines *lines_;
   ProfileBuilder b_;
   std::vector<Token> tokens_;
   bool in_sample_ = false;
@@ -419,6 +462,7 @@ private:
   std::vector<Pending> samples_;
   std::unordered_map<std::string, EventId> events_;
   std::unordered_map<std::string, FrameId> frames_cache_;
+  std::unordered_map<std::string, std::vector<FrameId>> dwarf_cache_;
   std::string key_;
   FrameId unknown_ = UINT32_MAX;
   std::string_view version_;
@@ -447,8 +491,8 @@ bool looks_like_perf_script(std::string_view data) {
   return false;
 }
 
-LoadResult read_perf_script(std::string_view text, const LoadOptions &options) {
-  PerfScriptParser parser(options);
+LoadResult read_perf_script(std::string_view text, const LoadOptions &options, DwarfLines *lines) {
+  PerfScriptParser parser(options, lines);
   return parser.parse(text);
 }
 

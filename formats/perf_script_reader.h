@@ -4,7 +4,8 @@
 // `  file:line` (-F +srcline) and with `(inlined)` frames (--inline). Samples become events by
 // perf's event name (count 1, value the period: ns for cpu-clock/task-clock), threads by comm
 // and tid (the pid is a sample label), times relative to the first sample; `[kernel.kallsyms]`
-// frames are kernel, runs of `[unknown]` frames collapse into one. Pure function; thread-safe.
+// frames are kernel, runs of `[unknown]` frames collapse into one. Pure function (but for the
+// ELF files a DwarfLines reads); thread-safe.
 #pragma once
 
 #include "formats/load_result.h"
@@ -16,6 +17,11 @@ namespace hotlines {
 // The first sample header (after `#` comment lines) parses as perf script's.
 bool looks_like_perf_script(std::string_view data);
 
-LoadResult read_perf_script(std::string_view text, const LoadOptions &options = {});
+class DwarfLines;
+
+// `lines` set: frames that come without a srcline get their lines and inlined functions from
+// DWARF (the perf.data reader; a text alone is read as it is).
+LoadResult read_perf_script(std::string_view text, const LoadOptions &options = {},
+                            DwarfLines *lines = nullptr);
 
 } // namespace hotlines
