@@ -39,9 +39,9 @@ bool is_perf_data(std::string_view data) {
 std::vector<std::string> perf_script_argv(const std::string &path) {
   // -f: hotlines reads the file the user named, whoever recorded it (perf refuses files not
   // owned by the caller without it). --header: perf's version and the command line recorded.
-  return {
-      "perf",     "script",  "-f", "-i", path, "-F", "+pid,+period,+srcline", "--full-source-path",
-      "--inline", "--header"};
+  // Lines come from DWARF (dwarf_lines.h), not -F +srcline: perf 6.1 asks addr2line about
+  // every frame and prints about 100 samples a second that way (README, "perf").
+  return {"perf", "script", "-f", "-i", path, "-F", "+pid,+period", "--header"};
 }
 
 LoadResult read_perf_data_file(const std::string &path, const LoadOptions &options) {

@@ -393,12 +393,12 @@ private:
   // first), then the function perf named, each with its line. Cached by library and address.
   void add_dwarf_frames(const FrameLine &f, bool caller) {
     const uint64_t addr = caller && f.addr > 0 ? f.addr - 1 : f.addr;
-    key_.assign(f.sym);
-    key_ += '\0';
-    key_ += f.dso;
-    key_ += '\0';
-    key_ += std::to_string(addr);
-    auto it = dwarf_cache_.find(key_);
+    std::string key(f.sym);
+    key += '\0';
+    key += f.dso;
+    key += '\0';
+    key += std::to_string(addr);
+    auto it = dwarf_cache_.find(key);
     if (it == dwarf_cache_.end()) {
       std::vector<FrameId> ids;
       std::vector<SourceFrame> src = lines_->lookup(std::string(f.dso), addr);
@@ -412,7 +412,7 @@ private:
       Srcline own;
       if (!src.empty()) own = {src.back().file, src.back().line};
       ids.push_back(frame(f, own));
-      it = dwarf_cache_.emplace(key_, std::move(ids)).first;
+      it = dwarf_cache_.emplace(std::move(key), std::move(ids)).first;
     }
     leaf_first_.insert(leaf_first_.end(), it->second.begin(), it->second.end());
   }

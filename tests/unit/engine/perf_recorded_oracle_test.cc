@@ -3,8 +3,8 @@
 // folder and profiled by a real `perf record -g`; the perf.data is loaded as hotlines loads
 // it (perf script underneath). Per source line, the engine's self samples equal `perf report
 // --sort srcline -n` for every line of the program's file, its hot line is perf annotate's
-// hottest line, and every frame name equals what perf prints for it demangled, from the
-// mangled names alone (perf script --no-demangle).
+// hottest line, functions inlined there are frames of their own, and every frame name equals
+// what perf prints for it demangled, from the mangled names alone (perf script --no-demangle).
 #include "formats/loader.h"
 #include "formats/native_names.h"
 #include "server/engine/profile_index.h"
@@ -97,6 +97,7 @@ protected:
                                     [](auto &a, auto &b) { return a.second < b.second; });
     EXPECT_EQ(hottest->first, annotate_hottest(bin));
     hot_line_ = hottest->first;
+    for (const FileLine &l : fl.lines) line_total_[l.line] = l.total;
   }
 
   // For every frame perf prints, the mangled name demangled as perf does it.
@@ -122,6 +123,7 @@ protected:
   }
 
   std::string dir_, hot_line_;
+  std::map<int32_t, int64_t> line_total_; // of the program's file, by line
 };
 
 } // namespace
@@ -132,6 +134,10 @@ TEST_F(PerfRecorded, CppHotLineEqualsPerfReportAndAnnotate) {
   record("./shop 100000000");
   expect_lines_match_perf(dir_ + "/shop.cc", dir_ + "/shop");
   EXPECT_EQ(hot_line_, dir_ + "/shop.cc:17"); // the loop of Pricing::discount
+  // std::to_string is inlined into Pricing::labels' loop: DWARF's inlined frames give that line
+  // a total beyond what perf attributes to it as a leaf.
+  auto perf = perf_srclines();
+  EXPECT_GT(line_total_[22], perf[dir_ + "/shop.cc:22"] + 10);
   expect_demangled_like_perf();
 }
 
