@@ -71,6 +71,8 @@ const char *entry_kind(FoundTest::Kind kind) {
     return "javaMain";
   case FoundTest::Kind::junit_class:
     return "junitClass";
+  case FoundTest::Kind::gtest:
+    return "gtest";
   }
   return "";
 }
@@ -83,6 +85,8 @@ std::string entry_name(const FoundTest &t) {
   case FoundTest::Kind::java_main:
   case FoundTest::Kind::junit_class:
     return t.class_name;
+  case FoundTest::Kind::gtest:
+    return t.class_name + "." + t.name;
   default:
     return t.name;
   }
@@ -101,6 +105,17 @@ json run_params_for(const FoundTest &t, const std::string &file) {
     std::string root = find_up(dir, {"pom.xml", "build.gradle", "build.gradle.kts",
                                      "settings.gradle", "settings.gradle.kts"});
     if (!root.empty()) run["cwd"] = root;
+    return run;
+  }
+  if (t.kind == FoundTest::Kind::gtest) {
+    // ctest in the build of the outermost CMake project holding the file.
+    run = {{"recipe", "gtest"}, {"test", t.class_name + "." + t.name}};
+    fs::path project = find_up(dir, {"CMakeLists.txt"});
+    std::error_code ec;
+    while (!project.empty() && project != project.parent_path() &&
+           fs::exists(project.parent_path() / "CMakeLists.txt", ec))
+      project = project.parent_path();
+    if (!project.empty()) run["cwd"] = project.string();
     return run;
   }
   bool bench = t.kind == FoundTest::Kind::go_benchmark;
@@ -147,6 +162,10 @@ void LspServer::on_run(const RunParams &params, Reply reply) {
     std::error_code ec;
     return fs::exists(f, ec);
   };
+  ctx.frame_pointers = [](const std::string &path, std::string *why) {
+    return frame_pointers(path, why);
+  };
+  if (const char *path = getenv("PATH")) ctx.path_env = path;
   RunPlan plan;
   std::string err = build_run_plan(p, ctx, &plan);
   if (!err.empty()) throw Failure::bad_params(err);
@@ -272,7 +291,10 @@ void LspServer::tests_in_file(const std::string &uri, TestsDone done) {
   const std::string path = path_of_uri(uri);
   job->result.uri = uri;
   TestLanguage lang = test_language(path);
-  job->result.language = lang == TestLanguage::java ? "java" : lang == TestLanguage::go ? "go" : "";
+  job->result.language = lang == TestLanguage::java  ? "java"
+                         : lang == TestLanguage::go  ? "go"
+                         : lang == TestLanguage::cpp ? "cpp"
+                                                     : "";
   if (lang == TestLanguage::none) return done(job->result, job->error);
   if (const TextDocument *doc = session_.document(uri)) { // unsaved edits included
     for (const std::string &line : doc->lines()) job->text += line + "\n";

@@ -23,7 +23,18 @@ struct RunFile {
 };
 
 // How a recipe's output is read when it fails (see diagnose_run).
-enum class RunFamily { maven, gradle, junit4, junit5, java, go_test, go_bench, command, attach };
+enum class RunFamily {
+  maven,
+  gradle,
+  junit4,
+  junit5,
+  java,
+  go_test,
+  go_bench,
+  command,
+  attach,
+  gtest
+};
 
 struct RunPlan {
   RunFamily family = RunFamily::command;
@@ -36,6 +47,7 @@ struct RunPlan {
   std::string profile_path, format;      // format "" = detected when loading
   std::string output_dir;
   bool default_output_dir = false; // <root>/.hotlines: gets a .gitignore
+  std::vector<std::string> notes;  // said on the run's output before its first command
 };
 
 struct RunOutcome {

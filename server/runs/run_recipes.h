@@ -5,6 +5,7 @@
 #pragma once
 
 #include "protocol/run_types.h"
+#include "server/runs/frame_pointers.h"
 #include "server/runs/run_plan.h"
 
 #include <functional>
@@ -19,6 +20,9 @@ struct RecipeContext {
   std::string run_id;         // names files: "r1"
   std::string stamp;          // names files: "20250101-120000"
   std::function<bool(const std::string &path)> exists;
+  // Whether a program keeps frame pointers (perf runs; frame_pointers.h); null: unknown.
+  std::function<FramePointers(const std::string &path, std::string *why)> frame_pointers;
+  std::string path_env; // the server's PATH, where a program without a '/' is looked up
 };
 
 // Fills *plan or returns why the params cannot run (an InvalidParams message).

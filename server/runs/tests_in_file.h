@@ -2,9 +2,9 @@
 // hotlines/testsInFile: JUnit methods (@Test, @ParameterizedTest, @RepeatedTest) in .java
 // files with their fully-qualified class (nested classes as Outer$Inner), Java
 // `public static void main(String[] args)` methods of such classes, and Go
-// `func TestXxx(t *testing.T)` and `func BenchmarkXxx(b *testing.B)` in _test.go files. A
-// tokenizer that skips comments, strings and character literals, not a parser. Pure
-// functions; thread-safe.
+// `func TestXxx(t *testing.T)` and `func BenchmarkXxx(b *testing.B)` in _test.go files, and
+// GoogleTest `TEST(Suite, Name)` / `TEST_F(Fixture, Name)` in C++ files. A tokenizer that skips
+// comments, strings and character literals, not a parser. Pure functions; thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -23,18 +23,18 @@ struct SourceRange {
 };
 
 struct FoundTest {
-  enum class Kind { junit, go_test, go_benchmark, java_main, junit_class };
+  enum class Kind { junit, go_test, go_benchmark, java_main, junit_class, gtest };
   Kind kind = Kind::junit;
-  std::string class_name; // Java: package.Outer$Inner; Go: ""
+  std::string class_name; // Java: package.Outer$Inner; GoogleTest: the suite; Go: ""
   // The method or function name ("main" for java_main; the class's own for junit_class).
   std::string name;
   SourceRange range;     // first annotation, modifier or `func` through the closing brace
   SourceRange selection; // the name
 };
 
-enum class TestLanguage { none, java, go };
+enum class TestLanguage { none, java, go, cpp };
 
-// By file name: *.java -> java, *_test.go -> go.
+// By file name: *.java -> java, *_test.go -> go, *.cc, *.cpp, *.cxx, *.c++ -> cpp.
 TestLanguage test_language(std::string_view file_name);
 
 // The tests in `text`, in source order.
