@@ -1,4 +1,4 @@
-// "Profile" code lenses on JUnit and Go tests, JUnit test classes and Java main methods
+// "Profile" code lenses on JUnit, Go and GoogleTest tests, JUnit test classes and Java main methods
 // (hotlines/testsInFile), and "Profile Current Test" (the innermost test or class at the
 // cursor). A lens runs its ready-made hotlines/run params through the Runs view (runs.ts)
 // with the hotlines.runs.buildArgs setting added; a main's lens asks for program arguments
@@ -46,7 +46,10 @@ export function activate(context: vscode.ExtensionContext, session: Session, run
   };
   context.subscriptions.push(
     changed,
-    vscode.languages.registerCodeLensProvider([{ scheme: 'file', pattern: '**/*.java' }, { scheme: 'file', pattern: '**/*_test.go' }], lenses),
+    vscode.languages.registerCodeLensProvider(
+      [{ scheme: 'file', pattern: '**/*.java' }, { scheme: 'file', pattern: '**/*_test.go' }, { scheme: 'file', pattern: '**/*.{cc,cpp,cxx,c++}' }],
+      lenses,
+    ),
     vscode.commands.registerCommand('hotlines.profileTest', (t: P.TestInFile) => runTest(t)),
     vscode.commands.registerCommand('hotlines.profileMain', (m: P.TestInFile) => profileMain(session, runs, m)),
     vscode.commands.registerCommand('hotlines.profileCurrentTest', async () => {
