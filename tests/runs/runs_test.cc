@@ -1088,5 +1088,33 @@ TEST_F(Runs, GTestLensRunsCTestUnderPerf) {
   EXPECT_EQ(none["error"]["kind"], "testNotFound") << none.dump();
 }
 
+// The demo: a "Profile" lens on one of hotlines' own unit tests, run in this build through
+// ctest under perf (the lens's params plus this build folder and a scratch output folder).
+TEST_F(Runs, GTestOfHotlinesItself) {
+  const fs::path src = HOTLINES_SOURCE_DIR;
+  LspClient &c = start_server(src);
+  json r = c.result(
+      c.request("hotlines/testsInFile",
+                {{"textDocument",
+                  {{"uri", file_uri(src / "tests/unit/formats/perf_script_reader_test.cc")}}}}));
+  ASSERT_GE(r["tests"].size(), 1u) << r.dump();
+  json params = r["tests"][0]["run"];
+  EXPECT_EQ(params, (json{{"recipe", "gtest"},
+                          {"test", "PerfScriptReader.CallchainsWithSourceLinesMatchPerfReport"},
+                          {"cwd", src.string()}}));
+  params["buildDir"] = HOTLINES_BUILD_DIR;
+  params["outputDir"] = dir_.string();
+  std::string id;
+  json done = run(params, 240, &id);
+  ASSERT_FALSE(done.is_null());
+  EXPECT_FALSE(done.contains("error")) << done.dump() << output_of(id);
+  EXPECT_TRUE(done["profileId"].is_string()) << done.dump();
+  EXPECT_NE(output_of(id).find("100% tests passed, 0 tests failed out of 1"), std::string::npos)
+      << output_of(id);
+  json threads = c.result(c.request("hotlines/threads", {{"profileId", done["profileId"]}}));
+  EXPECT_NE(threads.dump().find("perf_script_rea"), std::string::npos) // the test's comm
+      << threads.dump();
+}
+
 } // namespace
 } // namespace hotlines
