@@ -16,6 +16,7 @@
 #include "formats/dwarf_lines.h"
 #include "formats/native_names.h"
 #include "formats/profile_builder.h"
+#include "formats/skipped_lines.h"
 
 #include <algorithm>
 #include <charconv>
@@ -212,22 +213,14 @@ public:
         if (options_.cancelled()) return LoadResult::failure("cancelled");
         if (options_.progress) options_.progress(static_cast<double>(pos) / text.size());
       }
-      if (const char *why = take_line(line)) {
-        if (bad_lines_++ == 0) {
-          first_bad_line_ = line_no;
-          first_bad_text_ = std::string(trim(line).substr(0, 200));
-          first_bad_reason_ = why;
-        }
-      }
+      if (const char *why = take_line(line)) skipped_.add(line_no, trim(line), why);
     }
     end_sample();
     if (samples_.empty()) {
-      if (bad_lines_ == 0)
+      if (skipped_.count == 0)
         return LoadResult::failure("perf script text without samples", -1,
                                    std::max<int64_t>(line_no, 1));
-      return LoadResult::failure("no valid perf script sample (" + first_bad_reason_ + ": '" +
-                                     first_bad_text_ + "')",
-                                 -1, first_bad_line_);
+      return skipped_.failure("perf script sample");
     }
     return finish();
   }
@@ -430,12 +423,7 @@ private:
     m.format = "perf-script";
     m.producer = version_.empty() ? "perf script" : "perf " + std::string(version_);
     m.duration_ns = max_time_ - min_time_;
-    if (bad_lines_ > 0)
-      b_.warn("skipped " + std::to_string(bad_lines_) + " malformed line" +
-                  (bad_lines_ == 1 ? "" : "s") + "; first at line " +
-                  std::to_string(first_bad_line_) + " (" + first_bad_reason_ + "): '" +
-                  first_bad_text_ + "'",
-              -1, first_bad_line_);
+    skipped_.warn(b_);
     if (lines_)
       if (std::vector<std::string> none = lines_->files_without_dwarf(4); !none.empty()) {
         std::string list;
@@ -469,8 +457,7 @@ private:
   int64_t min_time_ = INT64_MAX, max_time_ = INT64_MIN;
   bool untimed_ = false;
   int64_t unknown_frames_ = 0, collapsed_unknown_ = 0;
-  int64_t bad_lines_ = 0, first_bad_line_ = -1;
-  std::string first_bad_text_, first_bad_reason_;
+  SkippedLines skipped_;
 };
 
 } // namespace

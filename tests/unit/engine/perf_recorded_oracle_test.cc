@@ -28,12 +28,7 @@ namespace fs = std::filesystem;
 
 class PerfRecorded : public ::testing::Test {
 protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/hotlines-perf-test.XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  void SetUp() override { ASSERT_FALSE(tmp_.path().empty()); }
 
   // Runs a shell command in the temporary folder; fails the test when it fails.
   std::string sh(const std::string &cmd) {
@@ -122,7 +117,9 @@ protected:
     EXPECT_GT(differ, 0u); // some names were mangled
   }
 
-  std::string dir_, hot_line_;
+  test::TempDir tmp_{"hotlines-perf-test"};
+  const std::string &dir_ = tmp_.path();
+  std::string hot_line_;
   std::map<int32_t, int64_t> line_total_; // of the program's file, by line
 };
 

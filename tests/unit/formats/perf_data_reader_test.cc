@@ -19,13 +19,9 @@ namespace fs = std::filesystem;
 
 class PerfData : public ::testing::Test {
 protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/hotlines-perf-data.XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string dir_;
+  void SetUp() override { ASSERT_FALSE(tmp_.path().empty()); }
+  test::TempDir tmp_{"hotlines-perf-data"};
+  const std::string &dir_ = tmp_.path();
 };
 
 TEST_F(PerfData, RecordingLoadsPlainAndGzippedAsItsText) {

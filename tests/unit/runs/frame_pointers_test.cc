@@ -15,9 +15,7 @@ namespace fs = std::filesystem;
 class FramePointersTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/hotlines-fp-test.XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
+    ASSERT_FALSE(tmp_.path().empty());
     std::string src;
     // f19 is a leaf; each other function calls the next one.
     for (int i = 19; i >= 0; i--)
@@ -28,7 +26,6 @@ protected:
     src += "int main(int argc, char **) { return (int)(f0(argc) + f19(argc)); }\n";
     std::ofstream(dir_ + "/p.cc") << src;
   }
-  void TearDown() override { fs::remove_all(dir_); }
 
   std::string build(const std::string &name, const std::string &flags) {
     int status = 0;
@@ -38,7 +35,8 @@ protected:
     return dir_ + "/" + name;
   }
 
-  std::string dir_;
+  test::TempDir tmp_{"hotlines-fp-test"};
+  const std::string &dir_ = tmp_.path();
 };
 
 TEST_F(FramePointersTest, GccWithAndWithoutFramePointers) {
