@@ -7,6 +7,7 @@
 
 #include "formats/collapsed_frames.h"
 #include "formats/profile_builder.h"
+#include "formats/skipped_lines.h"
 
 #include <charconv>
 #include <vector>
@@ -38,26 +39,13 @@ public:
       }
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
       if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
-      if (const char *why = parse_line(line)) {
-        if (bad_lines_++ == 0) {
-          first_bad_line_ = line_no;
-          first_bad_text_ = std::string(line.substr(0, 200));
-          first_bad_reason_ = why;
-        }
-      }
+      if (const char *why = parse_line(line)) skipped_.add(line_no, line, why);
     }
     if (good_lines_ == 0) {
-      if (bad_lines_ == 0) return LoadResult::failure("empty profile: no stack lines", 0, 1);
-      return LoadResult::failure("no valid collapsed-stack line (" + first_bad_reason_ + ": '" +
-                                     first_bad_text_ + "')",
-                                 -1, first_bad_line_);
+      if (skipped_.count == 0) return LoadResult::failure("empty profile: no stack lines", 0, 1);
+      return skipped_.failure("collapsed-stack line");
     }
-    if (bad_lines_ > 0)
-      b_.warn("skipped " + std::to_string(bad_lines_) + " malformed line" +
-                  (bad_lines_ == 1 ? "" : "s") + "; first at line " +
-                  std::to_string(first_bad_line_) + " (" + first_bad_reason_ + "): '" +
-                  first_bad_text_ + "'",
-              -1, first_bad_line_);
+    skipped_.warn(b_);
     Metadata &m = b_.metadata();
     m.format = "collapsed";
     m.producer = "collapsed stacks";
@@ -133,8 +121,8 @@ private:
   bool threaded_ = false;
   EventId event_;
   std::vector<FrameId> frames_;
-  int64_t good_lines_ = 0, bad_lines_ = 0, first_bad_line_ = -1;
-  std::string first_bad_text_, first_bad_reason_;
+  int64_t good_lines_ = 0;
+  SkippedLines skipped_;
 };
 
 } // namespace

@@ -55,6 +55,9 @@ struct LoadOptions {
   // V8 profiles (.cpuprofile, .heapprofile): read the scripts they name and their source maps,
   // so frames land on the original sources. Off for the fuzzers, which must not read files.
   bool source_maps = true;
+  // perf.data is read by running `perf script` (perf_data_reader.h); false refuses it instead
+  // (the fuzzers, which must not start processes).
+  bool run_tools = true;
 
   bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
 };

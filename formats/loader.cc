@@ -10,6 +10,8 @@
 #include "formats/heapprofile_reader.h"
 #include "formats/jfr_reader.h"
 #include "formats/otlp_reader.h"
+#include "formats/perf_data_reader.h"
+#include "formats/perf_script_reader.h"
 #include "formats/pprof_reader.h"
 #include "formats/v8_profile_dir.h"
 
@@ -47,6 +49,10 @@ std::string_view format_name(Format f) {
     return "cpuprofile";
   case Format::heapprofile:
     return "heapprofile";
+  case Format::perf_script:
+    return "perf-script";
+  case Format::perf_data:
+    return "perf-data";
   case Format::unknown:
     break;
   }
@@ -113,6 +119,7 @@ std::string hex_prefix(std::string_view d) {
 
 Format detect_format(std::string_view d, std::string *why) {
   if (d.size() >= 4 && std::memcmp(d.data(), "FLR\0", 4) == 0) return Format::jfr;
+  if (is_perf_data(d)) return Format::perf_data;
   // Before the text test: a heatmap page inlines its data as control characters.
   if (looks_like_html(d)) return Format::ap_html;
   // JSON is text: V8's profiles are told apart before collapsed stacks.
@@ -120,14 +127,15 @@ Format detect_format(std::string_view d, std::string *why) {
     return v8 == V8ProfileKind::cpu ? Format::cpuprofile : Format::heapprofile;
   if (looks_like_text(d)) {
     if (looks_like_ap_text(d)) return Format::ap_text;
+    if (looks_like_perf_script(d)) return Format::perf_script;
     return Format::collapsed;
   }
   if (looks_like_otlp(d)) return Format::otlp;
   if (looks_like_protobuf(d)) return Format::pprof;
   if (why)
     *why = "unrecognized binary data (first bytes: " + hex_prefix(d) +
-           "); expected JFR, pprof or OTLP (protobuf), gzip, a V8 .cpuprofile or .heapprofile, or "
-           "collapsed text";
+           "); expected JFR, pprof or OTLP (protobuf), perf.data, gzip, a V8 .cpuprofile or "
+           ".heapprofile, or text (collapsed stacks, perf script, async-profiler)";
   return Format::unknown;
 }
 
@@ -171,6 +179,12 @@ LoadResult load_bytes(std::string_view data, const LoadOptions &options) {
     break;
   case Format::heapprofile:
     r = read_heapprofile(data, options);
+    break;
+  case Format::perf_script:
+    r = read_perf_script(data, options);
+    break;
+  case Format::perf_data:
+    r = read_perf_data(data, options);
     break;
   case Format::unknown:
     return LoadResult::failure(why, 0);
@@ -223,13 +237,17 @@ LoadResult load_profile_file(const std::string &path, const LoadOptions &options
       RegularFile file;
       ReadStatus st = file.open(path, &err, ro);
       if (st != ReadStatus::ok) return failed(st);
-      // JFR is read chunk by chunk into reused buffers; other formats whole.
-      char magic[4] = {};
+      // JFR is read chunk by chunk into reused buffers; perf.data goes to `perf script` by its
+      // path; other formats are read whole.
+      char magic[8] = {};
       const size_t n = static_cast<size_t>(std::min<uint64_t>(file.size(), sizeof magic));
       if ((st = file.read_at(0, n, magic, &err, options.cancel)) != ReadStatus::ok)
         return failed(st);
-      if (n == sizeof magic && detect_format({magic, n}) == Format::jfr) {
+      const Format f = detect_format({magic, n});
+      if (n >= 4 && f == Format::jfr) {
         r = read_jfr_file(file, options);
+      } else if (f == Format::perf_data) {
+        r = read_perf_data_file(path, options);
       } else {
         if (!bytes.reserve(static_cast<size_t>(file.size())))
           return LoadResult::failure("cannot read " + path + ": out of memory reading " +

@@ -1,6 +1,7 @@
 // Loading a profile from bytes or a file: detects the format by content (gzip -> inflate and
-// detect again, JFR magic, async-profiler HTML page, a V8 JSON profile (.cpuprofile,
-// .heapprofile), text -> async-profiler text output or collapsed, protobuf -> OTLP
+// detect again, JFR magic, perf.data magic (read by running `perf script`), async-profiler HTML
+// page, a V8 JSON profile (.cpuprofile, .heapprofile), text -> async-profiler text output, perf
+// script output or collapsed, protobuf -> OTLP
 // (looks_like_otlp) or pprof) and calls the matching reader.
 #pragma once
 
@@ -20,7 +21,9 @@ enum class Format {
   ap_html,
   ap_text,
   cpuprofile,
-  heapprofile
+  heapprofile,
+  perf_script,
+  perf_data
 };
 
 std::string_view format_name(Format f);

@@ -73,6 +73,11 @@ std::string parse_params(const json &params, RunParams *out) {
   r.optional("jcmd", &out->jcmd);
   r.optional("file", &out->file);
   r.optional("node", &out->node);
+  r.optional("profiler", &out->profiler);
+  r.optional("perf", &out->perf);
+  r.optional("callGraph", &out->call_graph);
+  r.optional("binary", &out->binary);
+  r.optional("buildDir", &out->build_dir);
   const json &env = r.object("env");
   const json &ap = r.object("asyncProfiler");
   if (!r.ok()) return r.error();
@@ -93,19 +98,23 @@ std::string parse_params(const json &params, RunParams *out) {
        {ListField{"classpath", &out->classpath, true}, ListField{"args", &out->args, false},
         ListField{"jvmArgs", &out->jvm_args, false},
         ListField{"buildArgs", &out->build_args, false}, ListField{"goArgs", &out->go_args, false},
-        ListField{"nodeArgs", &out->node_args, false}, ListField{"argv", &out->argv, false}}) {
+        ListField{"nodeArgs", &out->node_args, false}, ListField{"argv", &out->argv, false},
+        ListField{"perfArgs", &out->perf_args, false}}) {
     std::string err = string_list(params, f.key, f.out, f.colons);
     if (!err.empty()) return err;
   }
   std::string err = one_of("params.recipe", out->recipe,
                            {"java-test", "java-main", "go-test", "go-bench", "node-test",
-                            "node-script", "command", "attach-jvm"});
+                            "node-script", "command", "attach-jvm", "gtest"});
   if (err.empty())
     err = one_of("params.build", out->build, {"auto", "maven", "gradle", "classpath", "none"});
   if (err.empty()) err = one_of("params.runner", out->runner, {"auto", "junit4", "junit5"});
   if (err.empty()) err = one_of("params.profile", out->profile, {"cpu", "mem", "block", "mutex"});
   if (err.empty() && !out->format.empty())
     err = one_of("params.format", out->format, {"jfr", "pprof", "collapsed", "cpuprofile"});
+  if (err.empty() && !out->profiler.empty())
+    err = one_of("params.profiler", out->profiler, {"perf"});
+  if (err.empty()) err = one_of("params.callGraph", out->call_graph, {"auto", "fp", "dwarf"});
   if (err.empty())
     err = one_of("params.asyncProfiler.event", out->async_profiler_event,
                  {"cpu", "wall", "alloc", "lock", "itimer", "cpu-clock"});

@@ -19,7 +19,7 @@ namespace hotlines {
 // are ignored; run_recipes.h checks what each recipe needs.
 struct RunParams {
   std::string recipe; // java-test, java-main, go-test, go-bench, node-test, node-script, command,
-                      // attach-jvm
+                      // attach-jvm, gtest
   std::string cwd;    // "" = the workspace root
   std::map<std::string, std::string> env; // added to (or replacing in) the server's environment
   std::string output_dir;                 // "" = <workspace root>/.hotlines
@@ -49,6 +49,13 @@ struct RunParams {
   // command
   std::vector<std::string> argv;
   std::string format; // jfr | pprof | collapsed ("" = detected when loading)
+  // command with profiler "perf" (argv runs under perf record), gtest (always perf)
+  std::string profiler;               // "" (argv writes {profile} itself) | perf
+  std::string perf;                   // the perf executable ("" = perf on PATH)
+  std::string call_graph = "auto";    // auto (fp when the binary has frame pointers) | fp | dwarf
+  std::vector<std::string> perf_args; // more perf record options (-F 999, -e cycles)
+  // gtest: `test` is Suite.Name; a GoogleTest `binary` (relative to cwd), else ctest in buildDir
+  std::string binary, build_dir;
   // attach-jvm
   int64_t pid = 0;
   int64_t duration_ms = 10000;
@@ -122,14 +129,14 @@ json to_json(const Range &r);
 // A test, or (in TestsInFileResult::mains) a program's main method, or (in ::classes) a test
 // class.
 struct TestEntry {
-  std::string kind;      // junit | goTest | goBenchmark | javaMain | junitClass
-  std::string name;      // Class#method, TestXxx, BenchmarkXxx; the class for javaMain, junitClass
-  Range range;           // annotations, modifiers (mains) or func through the closing brace
+  std::string kind; // junit | goTest | goBenchmark | javaMain | junitClass | gtest
+  std::string name; // Class#method, TestXxx, BenchmarkXxx, Suite.Name; the class for javaMain…
+  Range range;      // annotations, modifiers (mains) or func through the closing brace
   Range selection_range; // the method or function name
   json run;              // params for hotlines/run that profile this test (null if unknown)
 };
 struct TestsInFileResult {
-  std::string uri, language; // java | go | "" (not a test file hotlines knows)
+  std::string uri, language; // java | go | cpp | "" (not a test file hotlines knows)
   std::vector<TestEntry> tests;
   std::vector<TestEntry> mains;   // Java main methods (any .java file)
   std::vector<TestEntry> classes; // Java classes declaring JUnit tests (the whole class runs)

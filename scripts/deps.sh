@@ -3,8 +3,9 @@
 # root, or with sudo), printing one line per group it installs and why; apt's own output goes
 # to a log that is shown only when it fails.
 # Usage: scripts/deps.sh [build|quick|test|ci]
-#   build  compiler, libraries and Node: build and run the demo
-#   quick  + the reference tools of the unit and transcript tests (JDK's jfr, Go, python3)
+#   build  compiler, libraries, perf and Node: build and run the demo
+#   quick  + the reference tools of the unit and transcript tests (JDK's jfr, Go, python3,
+#          rustc)
 #   test   + every toolchain the full suite drives: Neovim, Emacs and tmux, JUnit, Maven, Gradle,
 #          chromium, and what code-server's native modules compile against
 #   ci     + clang and libFuzzer
@@ -14,13 +15,16 @@ case $level in build | quick | test | ci) ;; *) echo "usage: $0 [build|quick|tes
 
 # "why: packages" per group, in the order of the levels above.
 groups=("build hotlines: build-essential cmake ninja-build pkg-config git nlohmann-json3-dev
-         libprotobuf-dev protobuf-compiler zlib1g-dev libuv1-dev libre2-dev libgtest-dev libgmock-dev
-         libbenchmark-dev")
+         libprotobuf-dev protobuf-compiler zlib1g-dev libuv1-dev libre2-dev libdw-dev libgtest-dev
+         libgmock-dev libbenchmark-dev"
+        "reading perf.data (perf script): linux-perf")
 command -v node >/dev/null && command -v npm >/dev/null ||
   groups+=("Node for the demo's scripted editor and the client tests: nodejs npm")
 if [ "$level" != build ]; then
   groups+=("the JDK's jfr (the JFR oracle) and Java runs: openjdk-17-jdk-headless python3"
-           "go tool pprof (the pprof oracle) and Go runs: golang-go")
+           "go tool pprof (the pprof oracle) and Go runs: golang-go"
+           "the perf tests (real perf record of C++ and Rust builds; perf report's srcline uses
+            addr2line): binutils rustc")
 fi
 if [ "$level" = test ] || [ "$level" = ci ]; then
   groups+=("Java test runs (JUnit 4 and 5, Maven with Debian's repository, Gradle): junit4

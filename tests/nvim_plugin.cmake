@@ -6,7 +6,7 @@ find_program(TMUX tmux)
 if(NVIM)
   set(HOTLINES_NVIM_PLUGIN ${CMAKE_SOURCE_DIR}/editors/nvim)
   set(HOTLINES_NVIM_ENV "HOTLINES_BINARY=$<TARGET_FILE:hotlines>;HOTLINES_FIXTURES=${HOTLINES_FIXTURES};HOTLINES_TEST_TMP=${CMAKE_BINARY_DIR}/nvim-plugin;HOTLINES_GO_CACHE=${CMAKE_BINARY_DIR}/runs-go")
-  foreach(name heat commands go run ap_outputs states node)
+  foreach(name heat commands go run ap_outputs states node native)
     add_test(NAME nvim.plugin_${name}
       COMMAND ${NVIM} --headless -u NONE -i NONE -n -c "set rtp+=${HOTLINES_NVIM_PLUGIN}"
               -c "luafile ${CMAKE_SOURCE_DIR}/tests/nvim/plugin_${name}_test.lua")

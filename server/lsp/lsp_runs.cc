@@ -74,6 +74,8 @@ const char *entry_kind(FoundTest::Kind kind) {
     return "junitClass";
   case FoundTest::Kind::node_test:
     return "nodeTest";
+  case FoundTest::Kind::gtest:
+    return "gtest";
   }
   return "";
 }
@@ -86,6 +88,8 @@ std::string entry_name(const FoundTest &t) {
   case FoundTest::Kind::java_main:
   case FoundTest::Kind::junit_class:
     return t.class_name;
+  case FoundTest::Kind::gtest:
+    return t.class_name + "." + t.name;
   default:
     return t.name;
   }
@@ -111,6 +115,17 @@ json run_params_for(const FoundTest &t, const std::string &file) {
     run = {{"recipe", "node-test"}, {"test", t.name}, {"file", file}};
     std::string package = find_up(dir, {"package.json"});
     run["cwd"] = package.empty() ? dir.string() : package;
+    return run;
+  }
+  if (t.kind == FoundTest::Kind::gtest) {
+    // ctest in the build of the outermost CMake project holding the file.
+    run = {{"recipe", "gtest"}, {"test", t.class_name + "." + t.name}};
+    fs::path project = find_up(dir, {"CMakeLists.txt"});
+    std::error_code ec;
+    while (!project.empty() && project != project.parent_path() &&
+           fs::exists(project.parent_path() / "CMakeLists.txt", ec))
+      project = project.parent_path();
+    if (!project.empty()) run["cwd"] = project.string();
     return run;
   }
   bool bench = t.kind == FoundTest::Kind::go_benchmark;
@@ -170,6 +185,10 @@ void LspServer::on_run(const RunParams &params, Reply reply) {
         names.insert(it.key());
     return names;
   };
+  ctx.frame_pointers = [](const std::string &path, std::string *why) {
+    return frame_pointers(path, why);
+  };
+  if (const char *path = getenv("PATH")) ctx.path_env = path;
   RunPlan plan;
   std::string err = build_run_plan(p, ctx, &plan);
   if (!err.empty()) throw Failure::bad_params(err);
@@ -301,6 +320,7 @@ void LspServer::tests_in_file(const std::string &uri, TestsDone done) {
   job->result.language = lang == TestLanguage::java         ? "java"
                          : lang == TestLanguage::go         ? "go"
                          : lang == TestLanguage::javascript ? "javascript"
+                         : lang == TestLanguage::cpp        ? "cpp"
                                                             : "";
   if (lang == TestLanguage::none) return done(job->result, job->error);
   if (const TextDocument *doc = session_.document(uri)) { // unsaved edits included

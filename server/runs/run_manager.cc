@@ -69,6 +69,7 @@ struct RunManager::Run {
   size_t step = 0;
   bool stopping = false;  // cancel, timeout or exit: only cleanup steps remain
   bool skip_main = false; // a step failed: only cleanup steps remain
+  bool noted = false;     // the plan's notes were said
   RunOutcome outcome;
   uint64_t start_ns = 0;
   Child *child = nullptr;
@@ -187,6 +188,9 @@ void RunManager::next_step(Run *run) {
 
 void RunManager::spawn(Run *run) {
   const RunStep &s = run->plan.steps[run->step];
+  if (!run->noted)
+    for (const std::string &note : run->plan.notes) run->say("hotlines: " + note + "\n");
+  run->noted = true;
   run->say(display(s.argv));
   std::vector<char *> args, env;
   for (const std::string &a : s.argv) args.push_back(const_cast<char *>(a.c_str()));

@@ -33,7 +33,8 @@ enum class RunFamily {
   go_bench,
   node,
   command,
-  attach
+  attach,
+  gtest
 };
 
 struct RunPlan {
@@ -49,6 +50,7 @@ struct RunPlan {
                                          // (one .cpuprofile per process)
   std::string output_dir;
   bool default_output_dir = false; // <root>/.hotlines: gets a .gitignore
+  std::vector<std::string> notes;  // said on the run's output before its first command
 };
 
 struct RunOutcome {

@@ -355,10 +355,98 @@ std::string plan_go(const RunParams &p, const RecipeContext &ctx, RunPlan *plan)
   return "";
 }
 
-std::string plan_command(const RunParams &p, RunPlan *plan) {
+// A program as a run starts it: a path with '/' relative to cwd, else the first match on the
+// run's PATH (params.env's, else the server's); "" when none is found.
+std::string find_program(const RunParams &p, const RecipeContext &ctx, const std::string &cwd,
+                         const std::string &name) {
+  if (name.find('/') != std::string::npos) return resolve(cwd, name);
+  auto it = p.env.find("PATH");
+  std::string path = it != p.env.end() ? it->second : ctx.path_env;
+  for (size_t at = 0; at <= path.size();) {
+    size_t colon = path.find(':', at);
+    std::string dir = path.substr(at, colon == std::string::npos ? std::string::npos : colon - at);
+    if (!dir.empty() && ctx.exists(dir + "/" + name)) return dir + "/" + name;
+    if (colon == std::string::npos) break;
+    at = colon + 1;
+  }
+  return "";
+}
+
+// `perf record` of `program_argv`, its stacks walked by frame pointers (-g) when `program` keeps
+// them and by DWARF otherwise (params.callGraph overrides); a note says which and why.
+std::string perf_record(const RunParams &p, const RecipeContext &ctx, const std::string &program,
+                        const std::vector<std::string> &program_argv, RunPlan *plan) {
+  std::string why;
+  bool fp = p.call_graph == "fp";
+  if (p.call_graph == "auto") {
+    FramePointers has = FramePointers::unknown;
+    if (program.empty())
+      why = "the program that will run is not known in advance";
+    else if (ctx.frame_pointers)
+      has = ctx.frame_pointers(program, &why);
+    fp = has == FramePointers::yes;
+    plan->notes.push_back(
+        fp ? "perf: " + program + " keeps frame pointers (" + why + "): perf record -g"
+           : "perf: " +
+                 (program.empty()
+                      ? std::string("no frame pointers to rely on")
+                      : program + (has == FramePointers::no ? " has no frame pointers"
+                                                            : " may lack frame pointers")) +
+                 " (" + why + "): perf record --call-graph dwarf");
+  } else {
+    plan->notes.push_back(std::string("perf: params.callGraph is ") + p.call_graph +
+                          ": perf record " + (fp ? "-g" : "--call-graph dwarf"));
+  }
+  RunStep step;
+  step.argv = {p.perf.empty() ? "perf" : p.perf, "record", "-e", "cpu-clock"};
+  if (fp)
+    step.argv.push_back("-g");
+  else
+    step.argv.insert(step.argv.end(), {"--call-graph", "dwarf"});
+  step.argv.insert(step.argv.end(), {"-o", plan->profile_path});
+  step.argv.insert(step.argv.end(), p.perf_args.begin(), p.perf_args.end());
+  step.argv.push_back("--");
+  step.argv.insert(step.argv.end(), program_argv.begin(), program_argv.end());
+  plan->steps.push_back(std::move(step));
+  return "";
+}
+
+// gtest: one GoogleTest test, Suite.Name: its binary with --gtest_filter, or without a binary
+// ctest -R in the CMake build folder (buildDir, else <cwd>/build); under perf record.
+std::string plan_gtest(const RunParams &p, const RecipeContext &ctx, RunPlan *plan) {
+  size_t dot = p.test.find('.');
+  if (dot == std::string::npos || dot == 0 || dot + 1 == p.test.size() ||
+      p.test.find('.', dot + 1) != std::string::npos || !is_go_name(p.test.substr(0, dot)) ||
+      !is_go_name(p.test.substr(dot + 1)))
+    return p.test.empty() ? "params.test (Suite.Name) is required for gtest"
+                          : "params.test is not a GoogleTest name Suite.Name: '" + p.test + "'";
+  plan->family = RunFamily::gtest;
+  plan->label = p.test;
+  if (!p.binary.empty()) {
+    std::string bin = find_program(p, ctx, plan->cwd, p.binary);
+    if (bin.empty()) bin = p.binary;
+    return perf_record(p, ctx, bin, {bin, "--gtest_filter=" + p.test}, plan);
+  }
+  std::string dir = p.build_dir.empty() ? plan->cwd + "/build" : resolve(plan->cwd, p.build_dir);
+  if (!ctx.exists(dir + "/CTestTestfile.cmake"))
+    return "gtest: no params.binary and no CMake build with tests in " + dir +
+           " (no CTestTestfile.cmake); build the project, or give params.binary or "
+           "params.buildDir";
+  std::string regex = "^" + p.test.substr(0, dot) + "\\." + p.test.substr(dot + 1) + "$";
+  return perf_record(p, ctx, "", {"ctest", "--test-dir", dir, "-R", regex, "--output-on-failure"},
+                     plan);
+}
+
+std::string plan_command(const RunParams &p, const RecipeContext &ctx, RunPlan *plan) {
   if (p.argv.empty()) return "params.argv is required for the command recipe";
   plan->family = RunFamily::command;
   plan->label = fs::path(p.argv[0]).filename().string();
+  if (p.profiler == "perf") {
+    for (const std::string &a : p.argv)
+      if (a.find("{profile}") != std::string::npos)
+        return "params.argv: with profiler 'perf' the profile is perf's; {profile} has no place";
+    return perf_record(p, ctx, find_program(p, ctx, plan->cwd, p.argv[0]), p.argv, plan);
+  }
   RunStep step;
   bool placeholder = false;
   for (std::string a : p.argv) {
@@ -394,6 +482,7 @@ std::string plan_attach(const RunParams &p, const RecipeContext &ctx, RunPlan *p
 const char *profile_extension(const RunParams &p) {
   if (p.recipe == "go-test" || p.recipe == "go-bench") return ".pprof";
   if (p.recipe.rfind("node-", 0) == 0) return ".cpuprofiles"; // a folder
+  if (p.recipe == "gtest" || p.profiler == "perf") return ".perf.data";
   if (p.recipe == "command")
     return p.format == "pprof"        ? ".pprof"
            : p.format == "collapsed"  ? ".collapsed"
@@ -412,6 +501,7 @@ std::string hint_for(const std::string &tool) {
   if (name == "node" || name == "npm") return " (install nodejs and npm, or set params.node)";
   if (name == "mvn") return " (install maven, or set params.maven)";
   if (name == "gradle") return " (install Gradle, add a gradlew wrapper, or set params.gradle)";
+  if (name == "perf") return " (install linux-perf, or set params.perf)";
   return " (check PATH in params.env)";
 }
 
@@ -461,6 +551,7 @@ std::string build_run_plan(const RunParams &p, const RecipeContext &ctx, RunPlan
   plan->format = p.recipe == "command"             ? p.format
                  : p.recipe.rfind("go-", 0) == 0   ? "pprof"
                  : p.recipe.rfind("node-", 0) == 0 ? "cpuprofile"
+                 : p.recipe == "gtest"             ? ""
                                                    : "jfr";
   // The label names the file; recipes set the display label afterwards.
   std::string base =
@@ -472,6 +563,7 @@ std::string build_run_plan(const RunParams &p, const RecipeContext &ctx, RunPlan
       : p.recipe == "attach-jvm"  ? "pid" + std::to_string(p.pid)
       : p.recipe == "node-test"   ? (p.test.empty() ? "tests" : p.test)
       : p.recipe == "node-script" ? fs::path(p.file).filename().string()
+      : p.recipe == "gtest"       ? p.test
       : p.argv.empty()            ? "command"
                                   : fs::path(p.argv[0]).filename().string();
   plan->profile_path = plan->output_dir + "/" + file_label(base) + "-" + ctx.stamp + "-" +
@@ -479,7 +571,8 @@ std::string build_run_plan(const RunParams &p, const RecipeContext &ctx, RunPlan
   if (p.recipe == "java-test") return plan_java_test(p, ctx, plan);
   if (p.recipe == "java-main") return plan_java_main(p, ctx, plan);
   if (p.recipe == "go-test" || p.recipe == "go-bench") return plan_go(p, ctx, plan);
-  if (p.recipe == "command") return plan_command(p, plan);
+  if (p.recipe == "command") return plan_command(p, ctx, plan);
+  if (p.recipe == "gtest") return plan_gtest(p, ctx, plan);
   if (p.recipe == "attach-jvm") return plan_attach(p, ctx, plan);
   if (p.recipe == "node-test" || p.recipe == "node-script") return plan_node(p, ctx, plan);
   return "unknown recipe '" + p.recipe + "'";
@@ -591,7 +684,15 @@ std::optional<RunError> diagnose_run(const RunPlan &plan, const RunOutcome &o,
       return error("testNotFound", "node --test found no test named " + what);
     if (contains(out, "error TS")) return error("buildFailed", "the TypeScript build failed");
     break;
+  case RunFamily::gtest:
+    if (any_of(out, {"No tests were found!!!", "0 tests from 0 test suites ran"}))
+      return error("testNotFound", "no GoogleTest test " + what + " ran");
+    [[fallthrough]];
   case RunFamily::command:
+    if (any_of(out, {"perf_event_paranoid", "Permission denied"}) && contains(out, "perf") &&
+        !profile_written)
+      return error("spawnFailed", "perf cannot record here (see kernel.perf_event_paranoid in "
+                                  "its output)");
     break;
   }
   if (jvm &&

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "protocol/run_types.h"
+#include "server/runs/frame_pointers.h"
 #include "server/runs/run_plan.h"
 
 #include <functional>
@@ -22,6 +23,9 @@ struct RecipeContext {
   std::function<bool(const std::string &path)> exists;
   // The script names of the package.json in a folder (empty when none).
   std::function<std::set<std::string>(const std::string &dir)> package_scripts;
+  // Whether a program keeps frame pointers (perf runs; frame_pointers.h); null: unknown.
+  std::function<FramePointers(const std::string &path, std::string *why)> frame_pointers;
+  std::string path_env; // the server's PATH, where a program without a '/' is looked up
 };
 
 // Fills *plan or returns why the params cannot run (an InvalidParams message).

@@ -406,6 +406,30 @@ std::vector<FoundTest> js_tests(std::string_view text) {
   return out;
 }
 
+// TEST(Suite, Name) and TEST_F(Fixture, Name) with a body, at any depth outside other bodies
+// (namespaces are fine).
+std::vector<FoundTest> gtests(std::string_view text) {
+  std::vector<Token> t = tokenize(text, TestLanguage::cpp);
+  Positions pos(text);
+  std::vector<FoundTest> tests;
+  for (size_t i = 0; i + 6 < t.size(); i++) {
+    if (!(is(t[i], "TEST") || is(t[i], "TEST_F")) || !is(t[i + 1], "(") ||
+        t[i + 2].kind != Token::Kind::ident || !is(t[i + 3], ",") ||
+        t[i + 4].kind != Token::Kind::ident || !is(t[i + 5], ")") || !is(t[i + 6], "{"))
+      continue;
+    size_t end = matching(t, i + 6);
+    FoundTest f;
+    f.kind = FoundTest::Kind::gtest;
+    f.class_name = std::string(t[i + 2].text);
+    f.name = std::string(t[i + 4].text);
+    f.selection = pos.range(t[i + 4].begin, t[i + 4].end);
+    f.range = pos.range(t[i].begin, end < t.size() ? t[end].end : text.size());
+    tests.push_back(std::move(f));
+    i = end < t.size() ? end : t.size();
+  }
+  return tests;
+}
+
 } // namespace
 
 TestLanguage test_language(std::string_view file_name) {
@@ -415,6 +439,8 @@ TestLanguage test_language(std::string_view file_name) {
   };
   if (ends_with(".java")) return TestLanguage::java;
   if (ends_with("_test.go")) return TestLanguage::go;
+  for (std::string_view cpp : {".cc", ".cpp", ".cxx", ".c++"})
+    if (ends_with(cpp)) return TestLanguage::cpp;
   for (std::string_view ext : {".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"}) {
     if (!ends_with(ext) || ends_with(".d" + std::string(ext))) continue;
     const std::string_view base = file_name.substr(file_name.rfind('/') + 1);
@@ -437,6 +463,8 @@ std::vector<FoundTest> find_tests(TestLanguage language, std::string_view text) 
     return go_tests(text);
   case TestLanguage::javascript:
     return js_tests(text);
+  case TestLanguage::cpp:
+    return gtests(text);
   case TestLanguage::none:
     break;
   }

@@ -2,11 +2,11 @@
 // hotlines/testsInFile: JUnit methods (@Test, @ParameterizedTest, @RepeatedTest) in .java
 // files with their fully-qualified class (nested classes as Outer$Inner), Java
 // `public static void main(String[] args)` methods of such classes, and Go
-// `func TestXxx(t *testing.T)` and `func BenchmarkXxx(b *testing.B)` in _test.go files, and
+// `func TestXxx(t *testing.T)` and `func BenchmarkXxx(b *testing.B)` in _test.go files,
 // JavaScript/TypeScript `test("name", …)`, `it(…)`, `describe(…)` calls (node:test, Jest,
-// Vitest, Mocha; also `.only`/`.skip`/`.todo`) in test files. A
-// tokenizer that skips comments, strings and character literals, not a parser. Pure
-// functions; thread-safe.
+// Vitest, Mocha; also `.only`/`.skip`/`.todo`) in test files; GoogleTest `TEST(Suite, Name)` /
+// `TEST_F(Fixture, Name)` in C++ files. A tokenizer that skips comments, strings and character
+// literals, not a parser. Pure functions; thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -25,9 +25,9 @@ struct SourceRange {
 };
 
 struct FoundTest {
-  enum class Kind { junit, go_test, go_benchmark, java_main, junit_class, node_test };
+  enum class Kind { junit, go_test, go_benchmark, java_main, junit_class, node_test, gtest };
   Kind kind = Kind::junit;
-  std::string class_name; // Java: package.Outer$Inner; Go: ""
+  std::string class_name; // Java: package.Outer$Inner; GoogleTest: the suite; Go: ""
   // The method or function name ("main" for java_main; the class's own for junit_class).
   // JavaScript: the test's name as written in its string.
   std::string name;
@@ -36,10 +36,11 @@ struct FoundTest {
   SourceRange selection; // the name (`test`, `it`, `describe`)
 };
 
-enum class TestLanguage { none, java, go, javascript };
+enum class TestLanguage { none, java, go, javascript, cpp };
 
 // By file name: *.java -> java, *_test.go -> go; .js/.mjs/.cjs/.jsx/.ts/.mts/.cts/.tsx files named
-// *.test.* / *.spec.* or under a test, tests or __tests__ folder -> javascript.
+// *.test.* / *.spec.* or under a test, tests or __tests__ folder -> javascript; *.cc, *.cpp,
+// *.cxx, *.c++ -> cpp.
 TestLanguage test_language(std::string_view file_name);
 
 // The tests in `text`, in source order.

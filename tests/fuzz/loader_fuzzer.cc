@@ -1,6 +1,6 @@
 // libFuzzer target for the loader: format detection by content, gzip inflation, and every
-// reader it dispatches to (the collapsed reader above all; JFR and pprof have their own
-// targets). A profile that loads must satisfy check_valid(); a failure must say why.
+// reader it dispatches to (the collapsed reader above all; JFR, pprof and perf script have their
+// own targets). A profile that loads must satisfy check_valid(); a failure must say why.
 #include "formats/loader.h"
 
 #include <cstdint>
@@ -16,6 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size) {
   options.threads = 1;
   options.limits.max_bytes = 64 << 20; // within the fuzzer's memory limit
   options.source_maps = false;         // a fuzzer reads no files the input names
+  options.run_tools = false;           // no `perf script` on a PERFILE2 input
   LoadResult r = load_profile_bytes(data, options);
   if (!r.ok()) {
     if (r.error.empty()) {

@@ -1103,5 +1103,116 @@ TEST_F(Runs, TestsInFile) {
   EXPECT_EQ(missing["error"]["code"], -32803);
 }
 
+// The line of `file` with the most self samples in a loaded profile (1-based), or 0.
+int64_t hottest_line(LspClient &c, const fs::path &file, const json &profile_id) {
+  json ann =
+      c.result(c.request("hotlines/fileAnnotations",
+                         {{"textDocument", {{"uri", file_uri(file)}}}, {"profileId", profile_id}}));
+  int64_t best = 0, line = 0;
+  for (const json &l : ann["lines"])
+    if (l["self"]["count"].get<int64_t>() > best) {
+      best = l["self"]["count"];
+      line = l["line"];
+    }
+  return line;
+}
+
+TEST_F(Runs, PerfCommandRecordsANativeProgram) {
+  fs::path root = dir_ / "native-shop";
+  fs::create_directories(root);
+  fs::copy(test::fixture_path("native-shop/src"), root / "src", fs::copy_options::recursive);
+  int status = -1;
+  std::string out = test::run_command("cd '" + root.string() +
+                                          "' && g++ -g -O1 -fno-omit-frame-pointer -pthread -o "
+                                          "shop src/shop.cc 2>&1",
+                                      &status);
+  ASSERT_EQ(status, 0) << out;
+  LspClient &c = start_server(root);
+  std::string id;
+  json done = run({{"recipe", "command"}, {"profiler", "perf"}, {"argv", {"./shop", "100000000"}}},
+                  240, &id);
+  ASSERT_FALSE(done.is_null());
+  EXPECT_FALSE(done.contains("error")) << done.dump() << output_of(id);
+  ASSERT_TRUE(done["profileId"].is_string()) << done.dump();
+  EXPECT_TRUE(done["profilePath"].get<std::string>().ends_with(".perf.data"));
+  std::string said = output_of(id);
+  EXPECT_NE(said.find("hotlines: perf: " + (root / "shop").string() + " keeps frame pointers"),
+            std::string::npos)
+      << said;
+  EXPECT_NE(said.find("$ perf record -e cpu-clock -g -o "), std::string::npos) << said;
+  // Pricing::discount's loop, as in the recorded fixtures.
+  EXPECT_EQ(hottest_line(c, root / "src/shop.cc", done["profileId"]), 17);
+}
+
+TEST_F(Runs, GTestLensRunsCTestUnderPerf) {
+  fs::path root = dir_ / "native-shop";
+  fs::create_directories(root);
+  for (const char *part : {"src", "test", "CMakeLists.txt"})
+    fs::copy(test::fixture_path(std::string("native-shop/") + part), root / part,
+             fs::copy_options::recursive);
+  int status = -1;
+  std::string out = test::run_command("cd '" + root.string() +
+                                          "' && cmake -S . -B build >/dev/null 2>&1 && cmake "
+                                          "--build build --target pricing_test 2>&1",
+                                      &status);
+  ASSERT_EQ(status, 0) << out;
+  LspClient &c = start_server(root);
+  json r =
+      c.result(c.request("hotlines/testsInFile",
+                         {{"textDocument", {{"uri", file_uri(root / "test/pricing_test.cc")}}}}));
+  EXPECT_EQ(r["language"], "cpp");
+  ASSERT_EQ(r["tests"].size(), 2u) << r.dump();
+  EXPECT_EQ(r["tests"][0]["kind"], "gtest");
+  EXPECT_EQ(r["tests"][0]["name"], "Pricing.DiscountIsFinite");
+  EXPECT_EQ(r["tests"][1]["name"], "PricingFixture.LabelsAreCounted");
+  EXPECT_EQ(
+      r["tests"][0]["run"],
+      (json{{"recipe", "gtest"}, {"test", "Pricing.DiscountIsFinite"}, {"cwd", root.string()}}));
+  std::string id;
+  json done = run(r["tests"][0]["run"], 300, &id);
+  ASSERT_FALSE(done.is_null());
+  EXPECT_FALSE(done.contains("error")) << done.dump() << output_of(id);
+  ASSERT_TRUE(done["profileId"].is_string()) << done.dump();
+  std::string said = output_of(id);
+  EXPECT_NE(said.find("perf record --call-graph dwarf"), std::string::npos) << said;
+  EXPECT_NE(said.find("ctest --test-dir " + (root / "build").string() +
+                      " -R '^Pricing\\.DiscountIsFinite$'"),
+            std::string::npos)
+      << said;
+  EXPECT_EQ(hottest_line(c, root / "test/pricing_test.cc", done["profileId"]), 13);
+
+  // A test that is not there: ctest finds none.
+  json none = run({{"recipe", "gtest"}, {"test", "Pricing.Nope"}}, 120);
+  EXPECT_EQ(none["error"]["kind"], "testNotFound") << none.dump();
+}
+
+// The demo: a "Profile" lens on one of hotlines' own unit tests, run in this build through
+// ctest under perf (the lens's params plus this build folder and a scratch output folder).
+TEST_F(Runs, GTestOfHotlinesItself) {
+  const fs::path src = HOTLINES_SOURCE_DIR;
+  LspClient &c = start_server(src);
+  json r = c.result(
+      c.request("hotlines/testsInFile",
+                {{"textDocument",
+                  {{"uri", file_uri(src / "tests/unit/formats/perf_script_reader_test.cc")}}}}));
+  ASSERT_GE(r["tests"].size(), 1u) << r.dump();
+  json params = r["tests"][0]["run"];
+  EXPECT_EQ(params, (json{{"recipe", "gtest"},
+                          {"test", "PerfScriptReader.CallchainsWithSourceLinesMatchPerfReport"},
+                          {"cwd", src.string()}}));
+  params["buildDir"] = HOTLINES_BUILD_DIR;
+  params["outputDir"] = dir_.string();
+  std::string id;
+  json done = run(params, 240, &id);
+  ASSERT_FALSE(done.is_null());
+  EXPECT_FALSE(done.contains("error")) << done.dump() << output_of(id);
+  EXPECT_TRUE(done["profileId"].is_string()) << done.dump();
+  EXPECT_NE(output_of(id).find("100% tests passed, 0 tests failed out of 1"), std::string::npos)
+      << output_of(id);
+  json threads = c.result(c.request("hotlines/threads", {{"profileId", done["profileId"]}}));
+  EXPECT_NE(threads.dump().find("perf_script_rea"), std::string::npos) // the test's comm
+      << threads.dump();
+}
+
 } // namespace
 } // namespace hotlines

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -30,6 +32,28 @@ inline std::string read_file(const std::string &path) {
   s << in.rdbuf();
   return s.str();
 }
+// A fresh folder <temp dir>/<prefix>-XXXXXX for what a test writes, builds or records;
+// removed by the destructor.
+class TempDir {
+public:
+  explicit TempDir(const std::string &prefix = "hotlines-jfr") {
+    std::string tmpl = (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
+    char *p = mkdtemp(tmpl.data());
+    path_ = p ? p : "";
+  }
+  ~TempDir() {
+    std::error_code ec;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
+  }
+  TempDir(const TempDir &) = delete;
+  TempDir &operator=(const TempDir &) = delete;
+  const std::string &path() const { return path_; } // "" when it could not be made
+  std::string file(const std::string &name) const { return path_ + "/" + name; }
+
+private:
+  std::string path_;
+};
+
 // Runs a shell command, returns its stdout; *status gets the exit status.
 inline std::string run_command(const std::string &cmd, int *status = nullptr) {
   std::string out;

@@ -533,6 +533,29 @@ test('"Profile" lens on go-shop TestWorkload: the run\'s profile loads and annot
   assert.deepEqual(Object.keys(dom.icons).map(Number).sort((a, b) => a - b), visible.map((l) => l.line));
 });
 
+test('"Profile" lens on a GoogleTest TEST in a C++ file: ctest under perf, and pricing_test.cc is annotated with the hottest line 13', async () => {
+  const shop = path.join(folder, 'native-shop');
+  for (const part of ['CMakeLists.txt', 'src', 'test']) fs.cpSync(path.join(env('HOTLINES_FIXTURES'), 'native-shop', part), path.join(shop, part), { recursive: true });
+  execFileSync('cmake', ['-S', '.', '-B', 'build'], { cwd: shop, stdio: 'ignore' });
+  execFileSync('cmake', ['--build', 'build', '--target', 'pricing_test'], { cwd: shop, stdio: 'ignore' });
+  await runCommand('View: Close All Editors');
+  await quickOpen('pricing_test.cc');
+  await page.locator('.tabs-container .tab.active', { hasText: 'pricing_test.cc' }).waitFor({ timeout: 20000 });
+  const lens = page.locator('.contentWidgets .codelens-decoration a', { hasText: 'Profile' }).first();
+  await lens.waitFor({ timeout: 30000 });
+  await lens.click();
+  await page.locator('.statusbar-item', { hasText: /Pricing\.DiscountIsFinite.*\.perf\.data/ }).first().waitFor({ timeout: 120000 });
+  const runs = fs.readdirSync(path.join(folder, '.hotlines')).filter((f) => f.startsWith('Pricing.DiscountIsFinite') && f.endsWith('.perf.data'));
+  assert.equal(runs.length, 1, 'the run wrote one perf.data');
+  await truth.request('hotlines/loadProfile', { path: path.join(folder, '.hotlines', runs[0]) });
+  const ann = await truth.request('hotlines/fileAnnotations', { textDocument: { uri: pathToFileURL(path.join(shop, 'test/pricing_test.cc')).href } });
+  const hottest = ann.lines.reduce((a, b) => (b.self.count > a.self.count ? b : a));
+  assert.equal(hottest.line, 13, 'the loop is the hottest line');
+  const dom = await decorationsWhen((d) => d.icons[13] !== undefined);
+  await shot('gtest-run-annotated');
+  assert.deepEqual(dom.icons[13], [Math.min(4, Math.floor(hottest.heat * 5))], 'icon on pricing_test.cc:13');
+});
+
 test('"Profile Current Test" in PricingTest.discountIsFinite: a Maven run (offline, Debian\'s repository) annotates Pricing.java', { skip: !fs.existsSync('/usr/share/maven-repo/org/apache/maven/plugins/maven-surefire-plugin') && 'no Debian Maven repository' }, async () => {
   const testFile = path.join(folder, 'src/test/java/org/acme/shop/PricingTest.java');
   const tests = await truth.request('hotlines/testsInFile', { textDocument: { uri: pathToFileURL(testFile).href } });

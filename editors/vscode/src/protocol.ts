@@ -195,7 +195,7 @@ export interface RunFinished {
 }
 
 export interface TestInFile {
-  kind: 'junit' | 'goTest' | 'goBenchmark' | 'nodeTest' | 'javaMain' | 'junitClass';
+  kind: 'junit' | 'goTest' | 'goBenchmark' | 'nodeTest' | 'javaMain' | 'junitClass' | 'gtest';
   name: string;
   range: Range;
   selectionRange: Range;

@@ -1,4 +1,4 @@
-// "Profile" code lenses on JUnit, Go and JS/TS tests, JUnit test classes and Java main methods
+// "Profile" code lenses on JUnit, Go, JS/TS and GoogleTest tests, JUnit test classes and Java main methods
 // (hotlines/testsInFile), and "Profile Current Test" (the innermost test or class at the
 // cursor). A lens runs its ready-made hotlines/run params through the Runs view (runs.ts)
 // with the hotlines.runs.buildArgs setting added; a main's lens asks for program arguments
@@ -50,6 +50,7 @@ export function activate(context: vscode.ExtensionContext, session: Session, run
         { scheme: 'file', pattern: '**/*.java' },
         { scheme: 'file', pattern: '**/*_test.go' },
         { scheme: 'file', pattern: '**/*.{test,spec}.{js,mjs,cjs,ts,mts,cts}' },
+        { scheme: 'file', pattern: '**/*.{cc,cpp,cxx,c++}' },
       ], lenses),
     vscode.commands.registerCommand('hotlines.profileTest', (t: P.TestInFile) => runTest(t)),
     vscode.commands.registerCommand('hotlines.profileMain', (m: P.TestInFile) => profileMain(session, runs, m)),

@@ -35,25 +35,6 @@ inline const char *const kAggregateMaps[] = {
     "lines_self",       "lines_total",      "self_value", "total_value",
     "lines_self_value", "lines_total_value"};
 
-// A fresh directory under the system temp dir, removed by the destructor.
-class TempDir {
-public:
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "hotlines-jfr-XXXXXX").string();
-    char *p = mkdtemp(tmpl.data());
-    path_ = p ? p : tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::string &path() const { return path_; }
-  std::string file(const std::string &name) const { return path_ + "/" + name; }
-
-private:
-  std::string path_;
-};
-
 inline void write_file(const std::string &path, std::string_view bytes) {
   std::ofstream out(path, std::ios::binary);
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));

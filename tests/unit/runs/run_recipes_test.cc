@@ -328,9 +328,7 @@ TEST(RunParams, Errors) {
   EXPECT_EQ(parse_params(json::object(), &p), "params.recipe is required");
   EXPECT_EQ(parse_params({{"recipe", "rust"}}, &p),
             "params.recipe must be one of java-test, java-main, go-test, go-bench, node-test, "
-            "node-script, "
-            "command, "
-            "attach-jvm (got 'rust')");
+            "node-script, command, attach-jvm, gtest (got 'rust')");
   EXPECT_EQ(parse_params({{"recipe", "command"}, {"argv", "ls"}}, &p),
             "params.argv must be an array of strings");
   EXPECT_EQ(parse_params({{"recipe", "command"}, {"env", {{"A", 1}}}}, &p),
@@ -474,6 +472,103 @@ TEST(JcmdList, Parses) {
   EXPECT_EQ(jvms[1].pid, 99);
   EXPECT_EQ(jvms[1].main_class, "/tmp/app.jar");
   EXPECT_EQ(jvms[1].args, "");
+}
+
+// perf runs: a context whose programs keep frame pointers or not.
+RecipeContext perf_context(FramePointers fp, std::set<std::string> files = {}) {
+  RecipeContext ctx = context(std::move(files));
+  ctx.path_env = "/usr/local/bin:/usr/bin";
+  ctx.frame_pointers = [fp](const std::string &, std::string *why) {
+    *why = "3 of 4 functions set up a frame pointer";
+    return fp;
+  };
+  return ctx;
+}
+
+TEST(RunRecipes, CommandUnderPerfWithFramePointers) {
+  RunPlan plan = plan_of({{"recipe", "command"},
+                          {"profiler", "perf"},
+                          {"argv", {"./build/shop", "1000"}},
+                          {"cwd", "/w/native"}},
+                         perf_context(FramePointers::yes));
+  EXPECT_EQ(plan.profile_path, "/w/.hotlines/shop-20250101-120000-r7.perf.data");
+  ASSERT_EQ(plan.steps.size(), 1u);
+  EXPECT_EQ(plan.steps[0].argv, (Argv{"perf", "record", "-e", "cpu-clock", "-g", "-o",
+                                      plan.profile_path, "--", "./build/shop", "1000"}));
+  EXPECT_EQ(plan.notes, (Argv{"perf: /w/native/build/shop keeps frame pointers (3 of 4 "
+                              "functions set up a frame pointer): perf record -g"}));
+  EXPECT_EQ(plan.format, "");
+}
+
+TEST(RunRecipes, CommandUnderPerfWithoutFramePointersUsesDwarf) {
+  RunPlan plan = plan_of({{"recipe", "command"},
+                          {"profiler", "perf"},
+                          {"argv", {"shop"}},
+                          {"perfArgs", {"-F", "999"}},
+                          {"perf", "/opt/perf"}},
+                         perf_context(FramePointers::no, {"/usr/bin/shop"}));
+  EXPECT_EQ(plan.steps[0].argv,
+            (Argv{"/opt/perf", "record", "-e", "cpu-clock", "--call-graph", "dwarf", "-o",
+                  plan.profile_path, "-F", "999", "--", "shop"}));
+  EXPECT_EQ(plan.notes, (Argv{"perf: /usr/bin/shop has no frame pointers (3 of 4 functions set "
+                              "up a frame pointer): perf record --call-graph dwarf"}));
+  RunPlan forced = plan_of(
+      {{"recipe", "command"}, {"profiler", "perf"}, {"argv", {"shop"}}, {"callGraph", "fp"}},
+      perf_context(FramePointers::no));
+  EXPECT_EQ(forced.steps[0].argv[4], "-g");
+  EXPECT_EQ(forced.notes, (Argv{"perf: params.callGraph is fp: perf record -g"}));
+  EXPECT_EQ(plan_error({{"recipe", "command"}, {"profiler", "perf"}, {"argv", {"x", "{profile}"}}}),
+            "params.argv: with profiler 'perf' the profile is perf's; {profile} has no place");
+  EXPECT_EQ(plan_error({{"recipe", "command"}, {"profiler", "yourkit"}, {"argv", {"x"}}}),
+            "params.profiler must be one of perf (got 'yourkit')");
+}
+
+TEST(RunRecipes, GTestBinaryAndCTest) {
+  RunPlan bin = plan_of({{"recipe", "gtest"},
+                         {"test", "Pricing.DiscountIsFinite"},
+                         {"binary", "build/pricing_test"},
+                         {"cwd", "/w/native"}},
+                        perf_context(FramePointers::yes));
+  EXPECT_EQ(bin.family, RunFamily::gtest);
+  EXPECT_EQ(bin.label, "Pricing.DiscountIsFinite");
+  EXPECT_EQ(bin.profile_path, "/w/.hotlines/Pricing.DiscountIsFinite-20250101-120000-r7.perf.data");
+  EXPECT_EQ(bin.steps[0].argv,
+            (Argv{"perf", "record", "-e", "cpu-clock", "-g", "-o", bin.profile_path, "--",
+                  "/w/native/build/pricing_test", "--gtest_filter=Pricing.DiscountIsFinite"}));
+
+  RunPlan ctest = plan_of({{"recipe", "gtest"}, {"test", "PricingFixture.LabelsAreCounted"}},
+                          perf_context(FramePointers::yes, {"/w/build/CTestTestfile.cmake"}));
+  EXPECT_EQ(ctest.steps[0].argv,
+            (Argv{"perf", "record", "-e", "cpu-clock", "--call-graph", "dwarf", "-o",
+                  ctest.profile_path, "--", "ctest", "--test-dir", "/w/build", "-R",
+                  "^PricingFixture\\.LabelsAreCounted$", "--output-on-failure"}));
+  EXPECT_EQ(ctest.notes,
+            (Argv{"perf: no frame pointers to rely on (the program that will run is not known "
+                  "in advance): perf record --call-graph dwarf"}));
+
+  EXPECT_EQ(plan_error({{"recipe", "gtest"}, {"test", "Pricing.DiscountIsFinite"}}),
+            "gtest: no params.binary and no CMake build with tests in /w/build (no "
+            "CTestTestfile.cmake); build the project, or give params.binary or params.buildDir");
+  EXPECT_EQ(plan_error({{"recipe", "gtest"}, {"test", "Pricing"}}),
+            "params.test is not a GoogleTest name Suite.Name: 'Pricing'");
+  EXPECT_EQ(plan_error({{"recipe", "gtest"}}), "params.test (Suite.Name) is required for gtest");
+}
+
+TEST(RunDiagnosis, GTest) {
+  RunPlan plan = family(RunFamily::gtest, "Pricing.Nope");
+  EXPECT_EQ(kind_of(diagnose_run(plan, exited(8, "No tests were found!!!\n"), true)),
+            "testNotFound");
+  EXPECT_EQ(
+      kind_of(diagnose_run(
+          plan, exited(0, "[==========] 0 tests from 0 test suites ran. (0 ms total)\n"), true)),
+      "testNotFound");
+  EXPECT_EQ(kind_of(diagnose_run(plan, exited(0, "[  PASSED  ] 1 test.\n"), true)), "ok");
+  EXPECT_EQ(kind_of(diagnose_run(
+                plan,
+                exited(255, "Error:\nAccess to performance monitoring and observability "
+                            "operations is limited.\nperf_event_paranoid setting is 4\n"),
+                false)),
+            "spawnFailed");
 }
 
 } // namespace

@@ -18,6 +18,27 @@ TEST(TestsInFile, Languages) {
   EXPECT_EQ(test_language("/a/PricingTest.java"), TestLanguage::java);
   EXPECT_EQ(test_language("/a/shop_test.go"), TestLanguage::go);
   EXPECT_EQ(test_language("/a/shop.go"), TestLanguage::none);
+  EXPECT_EQ(test_language("/a/pricing_test.cc"), TestLanguage::cpp);
+  EXPECT_EQ(test_language("/a/pricing.cpp"), TestLanguage::cpp);
+  EXPECT_EQ(test_language("/a/pricing.h"), TestLanguage::none);
+}
+
+TEST(TestsInFile, FixtureGoogleTest) {
+  std::string file = test::fixture_path("native-shop/test/pricing_test.cc");
+  auto tests = find_tests(TestLanguage::cpp, test::read_file(file));
+  ASSERT_EQ(tests.size(), 2u);
+  EXPECT_EQ(tests[0].kind, FoundTest::Kind::gtest);
+  EXPECT_EQ(tests[0].class_name, "Pricing");
+  EXPECT_EQ(tests[0].name, "DiscountIsFinite");
+  EXPECT_EQ(where(tests[0].range), "23:0-23:92");
+  EXPECT_EQ(where(tests[0].selection), "23:14-23:30");
+  EXPECT_EQ(tests[1].class_name, "PricingFixture");
+  EXPECT_EQ(tests[1].name, "LabelsAreCounted");
+  EXPECT_EQ(where(tests[1].range), "25:0-29:1");
+  // Not tests: a declaration without a body, a macro in a comment or string, TEST_P.
+  auto none = find_tests(TestLanguage::cpp, "// TEST(A, B) {}\nconst char *s = \"TEST(A, B) {}\";\n"
+                                            "TEST(A, B);\nTEST_P(A, B) {}\n");
+  EXPECT_TRUE(none.empty());
 }
 
 TEST(TestsInFile, FixtureJUnit4) {

@@ -1,5 +1,5 @@
--- Profile the test under the cursor: hotlines/testsInFile finds the JUnit or Go test whose
--- range holds the cursor, hotlines/run starts it, hotlines/runOutput streams into a scratch
+-- Profile the test under the cursor: hotlines/testsInFile finds the JUnit, Go or GoogleTest
+-- test whose range holds the cursor, hotlines/run starts it, hotlines/runOutput streams into a scratch
 -- buffer `hotlines://run/<runId>`, and hotlines/runFinished reports how it went; the
 -- profile the run wrote is loaded by the server (profileLoaded redraws the heat).
 local client = require('hotlines.client')
