@@ -776,8 +776,9 @@ the profile summary once the heat is redrawn."
      (hotlines--failed (format "cannot load %s" file) done))))
 
 (defun hotlines--event-names ()
-  "The events of the profile shown, each followed by its JFR types when it has several.
-A type's name shows only its samples (`jdk.ThreadPark' of lock)."
+  "The events of the profile shown, an event's JFR types after it.
+Only for an event fed by several types; a type's name shows only its
+samples (`jdk.ThreadPark' of lock)."
   (let ((r (hotlines--request-sync (hotlines--current-connection) 'hotlines/events
                                    hotlines--empty)))
     (mapcan (lambda (e)
