@@ -225,6 +225,7 @@ void LspServer::on_run(const RunParams &params, Reply reply) {
                [this, job, reply](const Failure *thrown) {
                  if (thrown) return reply.fail(*thrown);
                  if (job->failure) return reply.fail(*job->failure);
+                 if (reply.cancelled()) return reply.fail(Failure::cancelled()); // never started
                  if (exiting_)
                    return reply.fail({Failure::Kind::bad_request, "the server is exiting"});
                  start_run(job->ctx.run_id, job->params.recipe, job->params.timeout_ms, job->plan,
