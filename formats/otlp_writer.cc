@@ -45,17 +45,11 @@ public:
   }
 
   bool encode(const OtlpWriteOptions &o, std::string *error) {
-    std::vector<EventId> events = o.events;
-    if (events.empty())
-      for (size_t e = 0; e < p_.events.size(); e++) events.push_back(static_cast<EventId>(e));
-    for (EventId e : events)
-      if (e >= p_.events.size()) {
-        *error = "otlp writer: event " + std::to_string(e) + " does not exist (the profile has " +
-                 std::to_string(p_.events.size()) + " events)";
-        return false;
-      }
-    std::sort(events.begin(), events.end());
-    events.erase(std::unique(events.begin(), events.end()), events.end());
+    std::vector<EventPick> events;
+    if (!pick_events(p_, o.events, &events, error)) {
+      *error = "otlp writer: " + *error;
+      return false;
+    }
 
     function_index_.assign(p_.functions.size(), kUnset);
     node_location_.assign(p_.stack_count(), kUnset);
@@ -66,8 +60,8 @@ public:
     pb::ScopeProfiles *scope = out_->add_resource_profiles()->add_scope_profiles();
     scope->mutable_scope()->set_name("hotlines");
     scope->mutable_scope()->set_version(o.version);
-    for (EventId e : events) {
-      const Event &ev = p_.events[e];
+    for (const EventPick &pick : events) {
+      const Event &ev = p_.events[pick.event];
       const SampleColumns &c = ev.samples;
       bool counting = true, unit_counts = true;
       for (size_t i = 0; i < c.size() && (counting || unit_counts); i++) {
@@ -75,11 +69,11 @@ public:
         if (c.count_at(i) != 1) unit_counts = false;
       }
       const std::string name(p_.str(ev.name));
-      add_profile(scope, ev, name, counting ? "count" : std::string(p_.str(ev.unit)), !counting);
+      add_profile(scope, pick, name, counting ? "count" : std::string(p_.str(ev.unit)), !counting);
       if (!counting && !unit_counts) {
         std::string count_name =
             ev.count_label ? std::string(p_.str(ev.count_label)) : name + "_count";
-        add_profile(scope, ev, count_name, "count", false);
+        add_profile(scope, pick, count_name, "count", false);
       }
     }
     return true;
@@ -106,8 +100,9 @@ private:
     return n;
   }
 
-  void add_profile(pb::ScopeProfiles *scope, const Event &ev, const std::string &type,
+  void add_profile(pb::ScopeProfiles *scope, const EventPick &pick, const std::string &type,
                    const std::string &unit, bool use_value) {
+    const Event &ev = p_.events[pick.event];
     const Metadata &m = p_.metadata;
     pb::Profile *out = scope->add_profiles();
     out->mutable_sample_type()->set_type_strindex(string(type));
@@ -133,6 +128,7 @@ private:
     std::vector<SampleKey> keys;
     std::vector<Observations> obs;
     for (size_t i = 0; i < c.size(); i++) {
+      if (!pick.takes(c, i)) continue;
       SampleKey k{c.stack[i], c.thread_at(i), c.labels_at(i)};
       auto [it, inserted] = index.try_emplace(k, static_cast<uint32_t>(keys.size()));
       if (inserted) {

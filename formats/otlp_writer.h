@@ -20,6 +20,7 @@
 //    become attributes with their units.
 #pragma once
 
+#include "formats/event_pick.h"
 #include "formats/profile.h"
 
 #include <string>
@@ -28,8 +29,8 @@
 namespace hotlines {
 
 struct OtlpWriteOptions {
-  // Events to write, by index into Profile::events; empty writes every event.
-  std::vector<EventId> events;
+  // Events to write (event_pick.h); empty writes every event whole.
+  std::vector<EventPick> events;
   // Raw protobuf (what async-profiler writes and collectors take) unless asked.
   bool gzip = false;
   int gzip_level = 6;

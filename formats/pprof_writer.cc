@@ -45,24 +45,19 @@ public:
   PprofEncoder(const Profile &p, pb::Profile *out) : p_(p), out_(out), strings_(out) {}
 
   bool encode(const PprofWriteOptions &o, std::string *error) {
-    std::vector<EventId> events = o.events;
-    if (events.empty())
-      for (size_t e = 0; e < p_.events.size(); e++) events.push_back(static_cast<EventId>(e));
-    for (EventId e : events)
-      if (e >= p_.events.size()) {
-        *error = "pprof writer: event " + std::to_string(e) + " does not exist (the profile has " +
-                 std::to_string(p_.events.size()) + " events)";
-        return false;
-      }
-    std::sort(events.begin(), events.end());
-    events.erase(std::unique(events.begin(), events.end()), events.end());
+    std::vector<EventPick> events;
+    if (!pick_events(p_, o.events, &events, error)) {
+      *error = "pprof writer: " + *error;
+      return false;
+    }
 
     // Sample types, named consistently with find_pprof_sample_type() on the whole profile.
     std::vector<PprofSampleType> all = pprof_sample_types(p_);
     std::vector<int> count_col(p_.events.size(), -1), value_col(p_.events.size(), -1);
     int ntypes = 0;
-    for (EventId e : events)
+    for (const EventPick &pick : events)
       for (const PprofSampleType &t : all) {
+        const EventId e = pick.event;
         if (t.event != static_cast<int>(e)) continue;
         pb::ValueType *vt = out_->add_sample_type();
         vt->set_type(strings_.id(t.type));
@@ -74,9 +69,11 @@ public:
     std::unordered_map<SampleKey, uint32_t, SampleKeyHash> index;
     std::vector<SampleKey> keys;
     std::vector<uint64_t> values; // unsigned: sums wrap instead of overflowing
-    for (EventId e : events) {
+    for (const EventPick &pick : events) {
+      const EventId e = pick.event;
       const SampleColumns &c = p_.events[e].samples;
       for (size_t i = 0; i < c.size(); i++) {
+        if (!pick.takes(c, i)) continue;
         SampleKey k{c.stack[i], c.thread_at(i), c.labels_at(i)};
         uint32_t at;
         if (o.aggregate) {

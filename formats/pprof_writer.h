@@ -13,6 +13,7 @@
 // label sets become labels. Sample times are not written (pprof has none).
 #pragma once
 
+#include "formats/event_pick.h"
 #include "formats/profile.h"
 
 #include <string>
@@ -21,8 +22,8 @@
 namespace hotlines {
 
 struct PprofWriteOptions {
-  // Events to write, by index into Profile::events; empty writes every event.
-  std::vector<EventId> events;
+  // Events to write (event_pick.h); empty writes every event whole.
+  std::vector<EventPick> events;
   // Merges samples with the same stack, thread and labels (pprof's usual form; smaller).
   bool aggregate = true;
   // gzip the output (what go tool pprof and most producers use); false writes raw protobuf.

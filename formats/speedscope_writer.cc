@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
-#include <numeric>
 #include <unordered_map>
 
 namespace hotlines {
@@ -70,14 +69,12 @@ std::string json_quote(std::string_view s) {
 
 std::string write_speedscope(const Profile &p, const SpeedscopeWriteOptions &o,
                              std::string *error) {
-  std::vector<EventId> events = o.events;
-  if (events.empty())
-    for (EventId e = 0; e < p.events.size(); e++) events.push_back(e);
-  for (EventId e : events)
-    if (e >= p.events.size()) {
-      if (error) *error = "event index " + std::to_string(e) + " out of range";
-      return {};
-    }
+  std::vector<EventPick> events;
+  std::string why;
+  if (!pick_events(p, o.events, &events, &why)) {
+    if (error) *error = "speedscope writer: " + why;
+    return {};
+  }
 
   // Shared frames: one per (display name, file) of the functions that occur.
   std::vector<uint32_t> frame_of_function(p.functions.size(), UINT32_MAX);
@@ -118,11 +115,12 @@ std::string write_speedscope(const Profile &p, const SpeedscopeWriteOptions &o,
   std::string profiles;
   size_t active = 0, profile_count = 0;
   for (size_t k = 0; k < events.size(); k++) {
-    const Event &ev = p.events[events[k]];
+    const Event &ev = p.events[events[k].event];
     const SampleColumns &c = ev.samples;
-    // Samples per thread, in time order (stable: file order among equal times).
-    std::vector<uint32_t> order(c.size());
-    std::iota(order.begin(), order.end(), 0u);
+    // The picked samples per thread, in time order (stable: file order among equal times).
+    std::vector<uint32_t> order;
+    for (uint32_t i = 0; i < c.size(); i++)
+      if (events[k].takes(c, i)) order.push_back(i);
     std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
       if (c.thread_at(a) != c.thread_at(b)) return c.thread_at(a) < c.thread_at(b);
       return c.time_at(a) < c.time_at(b);

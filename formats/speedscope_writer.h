@@ -7,6 +7,7 @@
 // library). Reads the Profile only; safe on a shared, immutable Profile from any thread.
 #pragma once
 
+#include "formats/event_pick.h"
 #include "formats/profile.h"
 
 #include <string>
@@ -15,8 +16,8 @@
 namespace hotlines {
 
 struct SpeedscopeWriteOptions {
-  // Events to write, by index into Profile::events; empty writes every event.
-  std::vector<EventId> events;
+  // Events to write (event_pick.h); empty writes every event whole.
+  std::vector<EventPick> events;
   // The file's name (shown in speedscope's title bar).
   std::string name;
   // The exporter field.

@@ -3,7 +3,8 @@
 // .pb: raw pprof protobuf, .speedscope.json: speedscope's JSON, one sampled profile per event
 // and thread, .otlp: OpenTelemetry profiles, one profile per event; .otlp.gz gzipped). IN '-'
 // reads stdin; OUT '-' writes stdout (needs --format).
-// --event picks events by product event name (cpu, alloc) or pprof sample type name.
+// --event picks events by product event name (cpu, alloc), pprof sample type name, or JFR type
+// name (one of several types feeding an event writes its samples alone).
 // Threading: Runs on the CLI's main thread; loading uses both cores.
 #include "formats/loader.h"
 #include "formats/otlp_writer.h"
@@ -24,7 +25,7 @@ namespace {
 
 const FlagSpec kFlags[] = {
     {"event", 'e', true,
-     "an event (cpu, alloc) or pprof sample type to write; repeatable (default: all)"},
+     "an event (cpu, alloc), pprof sample type or JFR type to write; repeatable (default: all)"},
     {"format", 0, true,
      "pprof (gzipped), pprof-raw, speedscope or otlp (default: from OUT's extension)"},
     {"no-aggregate", 0, false,
@@ -97,7 +98,9 @@ int run(const CliFlags &f) {
               name.c_str(), in.c_str(), known.empty() ? "none" : known.c_str());
       return kExitUsage;
     }
-    options.events.push_back(static_cast<EventId>(t.event));
+    // A JFR type that is one of its event's several sources writes its own samples alone.
+    const EventId e = static_cast<EventId>(t.event);
+    options.events.emplace_back(e, p.selected_source(e, name));
   }
   std::string error;
   std::string bytes;

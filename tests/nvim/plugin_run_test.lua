@@ -31,7 +31,8 @@ t.run(function()
   vim.cmd('vsplit ' .. root .. '/internal/shop/shop_test.go')
   local test_buf = vim.api.nvim_get_current_buf()
   t.client_starts(test_buf, 'a client starts for the go-shop copy')
-  local r = t.profile_test_at('func TestWorkload', 2, 0, 'TestWorkload') -- inside the body
+  local run = require('hotlines.run')
+  local r, lnum = t.profile_test_at('func TestWorkload', 2, 0, 'TestWorkload') -- inside the body
   if not r then return end
   local f = r.finished
   t.check(

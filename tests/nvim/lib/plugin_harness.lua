@@ -69,6 +69,7 @@ end
 ---Puts the cursor on the first line matching `pattern` (at `row_offset` lines below it, column
 ---`col`), runs :HotlinesProfileTest there and waits for the run to finish (240 s).
 ---@return table|nil run the run's state in hotlines.run (nil when it did not finish)
+---@return integer lnum the line that matched
 function M.profile_test_at(pattern, row_offset, col, what)
   local lnum = vim.fn.search(pattern)
   M.check(lnum > 0, pattern .. ' is in ' .. vim.fn.expand('%:t'))
@@ -81,8 +82,8 @@ function M.profile_test_at(pattern, row_offset, col, what)
     r = run.last and run.runs[run.last]
     return r ~= nil and r.finished ~= nil
   end), ':HotlinesProfileTest runs ' .. what .. ' to the end')
-  if not r or not r.finished then return nil end
-  return r
+  if not r or not r.finished then return nil, lnum end
+  return r, lnum
 end
 
 ---Opens `path` (read-only fixtures: the tests edit buffers only) and waits for its first heat.

@@ -7,6 +7,8 @@
 // chunks with a warning.
 #include "formats/jfr_reader.h"
 #include "formats/loader.h"
+#include "formats/otlp_writer.h"
+#include "formats/pprof_writer.h"
 #include "jfr_test_util.h"
 
 #include <gtest/gtest.h>
@@ -249,6 +251,22 @@ TEST_F(JfrRecorded, EveryStackTraceEventTypeBySelectableName) {
     EXPECT_EQ(count, want.begin()->second.count) << type;
     EXPECT_GT(value, 0) << type;
     parts += value;
+    // Written out by its name (`convert -e TYPE`), that type's samples alone.
+    const std::vector<EventPick> pick = {EventPick(static_cast<EventId>(lock), s)};
+    PprofWriteOptions po;
+    po.events = pick;
+    OtlpWriteOptions oo;
+    oo.events = pick;
+    std::string error;
+    for (const std::string &bytes : {write_pprof(p, po, &error), write_otlp(p, oo, &error)}) {
+      ASSERT_EQ(error, "");
+      LoadResult back = load_profile_bytes(bytes);
+      ASSERT_TRUE(back.ok()) << back.describe();
+      const int e = back.profile->find_event("lock");
+      ASSERT_GE(e, 0) << back.profile->metadata.format;
+      EXPECT_EQ(back.profile->events[e].total_value, value) << type;
+      EXPECT_EQ(back.profile->events[e].total_count, count) << type;
+    }
     // Loading only that type loads lock alone.
     LoadOptions only;
     only.only_event = type;
