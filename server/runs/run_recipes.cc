@@ -158,6 +158,9 @@ std::string gradle_tool(const RunParams &p, const RecipeContext &ctx, const std:
 }
 
 std::string plan_java_test(const RunParams &p, const RecipeContext &ctx, RunPlan *plan) {
+  if (p.runner != "auto" && p.runner != "junit4" && p.runner != "junit5")
+    return "params.runner for java-test must be one of auto, junit4, junit5 (got '" + p.runner +
+           "')";
   if (!is_java_name(p.class_name, true))
     return p.class_name.empty() ? "params.class is required for java-test"
                                 : "params.class is not a Java class name: '" + p.class_name + "'";
@@ -535,6 +538,25 @@ bool has_line_starting(const std::string &out, std::string_view prefix) {
   return false;
 }
 
+// Whether a Jest, Vitest or Mocha summary says that no test ran: `Tests:  2 skipped, 2 total`
+// (Jest), `Tests  2 skipped (2)` (Vitest), `0 passing` without `failing` (Mocha).
+bool ran_no_test(const std::string &out) {
+  bool none = false;
+  for (size_t at = 0; at < out.size();) {
+    size_t nl = out.find('\n', at);
+    std::string_view line(out.data() + at, (nl == std::string::npos ? out.size() : nl) - at);
+    at = nl == std::string::npos ? out.size() : nl + 1;
+    while (!line.empty() && line.front() == ' ') line.remove_prefix(1);
+    const bool counts = line.rfind("Tests:", 0) == 0 || line.rfind("Tests  ", 0) == 0;
+    if (counts && line.find("passed") == std::string_view::npos &&
+        line.find("failed") == std::string_view::npos)
+      none = true;
+    if (line.rfind("0 passing", 0) == 0) none = true;
+    if (line.find(" failing") != std::string_view::npos) return false;
+  }
+  return none;
+}
+
 } // namespace
 
 std::string build_run_plan(const RunParams &p, const RecipeContext &ctx, RunPlan *plan) {
@@ -682,6 +704,8 @@ std::optional<RunError> diagnose_run(const RunPlan &plan, const RunOutcome &o,
     if (plan.label != "tests" && has_line_starting(out, "# pass 0") &&
         has_line_starting(out, "# fail 0"))
       return error("testNotFound", "node --test found no test named " + what);
+    if (plan.label != "tests" && ran_no_test(out))
+      return error("testNotFound", "the test runner found no test named " + what);
     if (contains(out, "error TS")) return error("buildFailed", "the TypeScript build failed");
     break;
   case RunFamily::gtest:

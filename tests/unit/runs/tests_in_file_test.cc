@@ -282,6 +282,30 @@ TEST(TestsInFile, JavaScriptTestsItsAndDescribes) {
   EXPECT_EQ(t[1].range.end.line, 7);
   EXPECT_EQ(t[2].name, "has a line");
   EXPECT_EQ(t[2].selection.start.character, 2);
+  EXPECT_EQ(t[0].suite, "");
+  EXPECT_EQ(t[1].suite, "");
+  EXPECT_EQ(t[2].suite, "receipt");
+}
+
+// The suite of a test is the describe blocks around it, outermost first; a block that closed
+// is not the suite of the next one.
+TEST(TestsInFile, JavaScriptSuites) {
+  const std::string text = "describe('cart', () => {\n"
+                           "  describe('totals', () => {\n"
+                           "    it('adds (tax)?', () => {});\n"
+                           "  });\n"
+                           "  test('empty', () => {});\n"
+                           "});\n"
+                           "it('alone', () => {});\n";
+  std::vector<FoundTest> t = find_tests(TestLanguage::javascript, text);
+  ASSERT_EQ(t.size(), 5u);
+  EXPECT_EQ(t[2].name, "adds (tax)?");
+  EXPECT_EQ(t[2].suite, "cart totals");
+  EXPECT_EQ(t[3].name, "empty");
+  EXPECT_EQ(t[3].suite, "cart");
+  EXPECT_EQ(t[4].name, "alone");
+  EXPECT_EQ(t[4].suite, "");
+  EXPECT_EQ(t[1].suite, "cart");
 }
 
 } // namespace hotlines
