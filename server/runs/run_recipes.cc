@@ -539,7 +539,7 @@ bool has_line_starting(const std::string &out, std::string_view prefix) {
 }
 
 // Whether a Jest, Vitest or Mocha summary says that no test ran: `Tests:  2 skipped, 2 total`
-// (Jest), `Tests  2 skipped (2)` (Vitest), `0 passing` without `failing` (Mocha).
+// (Jest), `Tests  2 skipped (2)` (Vitest), `0 passing` (Mocha), and nothing failed.
 bool ran_no_test(const std::string &out) {
   bool none = false;
   for (size_t at = 0; at < out.size();) {
@@ -552,7 +552,9 @@ bool ran_no_test(const std::string &out) {
         line.find("failed") == std::string_view::npos)
       none = true;
     if (line.rfind("0 passing", 0) == 0) none = true;
-    if (line.find(" failing") != std::string_view::npos) return false;
+    if (line.find(" failing") != std::string_view::npos ||
+        line.find(" failed") != std::string_view::npos)
+      return false; // a test or a suite failed: not a missing test
   }
   return none;
 }
