@@ -92,9 +92,19 @@ def source_map(url):
         except (OSError, ValueError):
             return None
         map_dir = os.path.dirname(map_path)
-    root = doc.get("sourceRoot") or ""
-    sources = [os.path.normpath(os.path.join(map_dir, root + s)) for s in doc["sources"]]
-    MAPS[url] = (sources, decode_mappings(doc["mappings"]))
+    sources, lines = [], []
+    for section in doc.get("sections") or [{"offset": {"line": 0, "column": 0}, "map": doc}]:
+        part, off = section["map"], section["offset"]
+        root = part.get("sourceRoot") or ""
+        base = len(sources)
+        sources += [os.path.normpath(os.path.join(map_dir, root + s)) for s in part["sources"]]
+        for i, segs in enumerate(decode_mappings(part["mappings"])):
+            at = off["line"] + i
+            lines += [[] for _ in range(at + 1 - len(lines))]
+            shift = off["column"] if i == 0 else 0
+            lines[at] = sorted(lines[at] + [(c + shift, None if s is None else s + base, l)
+                                            for c, s, l in segs], key=lambda s: s[0])
+    MAPS[url] = (sources, lines)
     return MAPS[url]
 
 
