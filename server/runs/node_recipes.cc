@@ -11,17 +11,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A NODE_OPTIONS value: double-quoted, with `"` and `\` escaped (node splits NODE_OPTIONS at
-// spaces outside quotes).
-std::string node_options_quoted(const std::string &s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
 // node_modules/.bin/NAME of `cwd` or of the nearest folder above it that has one; "" if none.
 std::string runner_bin(const RecipeContext &ctx, const std::string &cwd, const char *name) {
   for (fs::path d = cwd; !d.empty(); d = d.parent_path()) {
@@ -76,7 +65,7 @@ std::string plan_preloaded(const RunParams &p, const RecipeContext &ctx, NodeRun
   auto given = p.env.find("NODE_OPTIONS");
   const std::string base = given != p.env.end() ? given->second : ctx.node_options;
   plan->env["NODE_OPTIONS"] =
-      base + (base.empty() ? "" : " ") + "--require " + node_options_quoted(preload);
+      base + (base.empty() ? "" : " ") + "--require " + backslash_quoted(preload, '"');
   plan->env["HOTLINES_CPUPROFILE_DIR"] = plan->profile_path;
   if (runner == NodeRunner::npm) {
     step->argv = {"npm", "test"};

@@ -130,15 +130,6 @@ std::string fnv_hex(std::string_view s) {
   return buf;
 }
 
-std::string groovy_string(const std::string &s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\\' || c == '\'') out += '\\';
-    out += c;
-  }
-  return out + "'";
-}
-
 // The build of the project in `cwd`: "maven" (pom.xml), "gradle" (build.gradle[.kts],
 // settings.gradle[.kts]) or "" (neither).
 std::string detect_build(const RecipeContext &ctx, const std::string &cwd) {
@@ -191,7 +182,7 @@ std::string plan_java_test(const RunParams &p, const RecipeContext &ctx, RunPlan
     plan->family = RunFamily::gradle;
     std::string gradle = gradle_tool(p, ctx, plan->cwd);
     std::vector<std::string> quoted;
-    for (const std::string &f : flags) quoted.push_back(groovy_string(f));
+    for (const std::string &f : flags) quoted.push_back(backslash_quoted(f, '\''));
     RunFile init{plan->output_dir + "/" + ctx.run_id + "-init.gradle",
                  "// Written by hotlines for run " + ctx.run_id +
                      ": profiles the Test tasks of every project.\n"
@@ -560,6 +551,15 @@ bool ran_no_test(const std::string &out) {
 }
 
 } // namespace
+
+std::string backslash_quoted(const std::string &s, char quote) {
+  std::string out(1, quote);
+  for (char c : s) {
+    if (c == '\\' || c == quote) out += '\\';
+    out += c;
+  }
+  return out + quote;
+}
 
 std::string build_run_plan(const RunParams &p, const RecipeContext &ctx, RunPlan *plan) {
   const std::string &root = ctx.workspace_root;

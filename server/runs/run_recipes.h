@@ -40,6 +40,10 @@ std::string build_run_plan(const RunParams &params, const RecipeContext &ctx, Ru
 std::optional<RunError> diagnose_run(const RunPlan &plan, const RunOutcome &outcome,
                                      bool profile_written);
 
+// `s` between two `quote` characters, `quote` and `\` escaped with a backslash: a Groovy
+// string ('…'), a NODE_OPTIONS value ("…", which node splits at spaces outside quotes).
+std::string backslash_quoted(const std::string &s, char quote);
+
 // The last `n` lines of `text` (without a trailing empty line).
 std::string last_lines(const std::string &text, size_t n);
 
