@@ -5,7 +5,8 @@
 #    the committed one, so a stale bundle would ship old code);
 #  - browser.*: npm ci in tests/browser (playwright-core, speedscope), then in headless
 #    chromium: the exported view (view), the view driven by an HTTP host (hosts), and the
-#    speedscope export in the real speedscope app (speedscope). Screenshots:
+#    speedscope export in the real speedscope app (speedscope), and a page's script profiled
+#    through the DevTools protocol, read as the oracle reads it (devtools). Screenshots:
 #    build/browser-artifacts.
 find_program(NODE node)
 find_program(NPM npm)
@@ -31,7 +32,7 @@ if(NODE AND NPM)
       WORKING_DIRECTORY ${BROWSER_DIR})
     set_tests_properties(browser.npm_ci PROPERTIES FIXTURES_SETUP browser_deps TIMEOUT 300 LABELS browser)
     set(BROWSER_ENV "HOTLINES_BINARY=$<TARGET_FILE:hotlines>;HOTLINES_FIXTURES=${HOTLINES_FIXTURES};HOTLINES_ARTIFACTS=${CMAKE_BINARY_DIR}/browser-artifacts;CHROMIUM=${CHROMIUM}")
-    foreach(name view hosts speedscope served)
+    foreach(name view hosts speedscope served devtools)
       add_test(NAME browser.${name} COMMAND ${NODE} --test ${name}.test.mjs WORKING_DIRECTORY ${BROWSER_DIR})
       # One browser at a time: the machine has two cores and chromium wants both.
       set_tests_properties(browser.${name} PROPERTIES FIXTURES_REQUIRED browser_deps TIMEOUT 300

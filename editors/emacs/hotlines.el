@@ -28,8 +28,8 @@
 ;; - Views: `hotlines-load-profile', `hotlines-select-event',
 ;;   `hotlines-select-threads', `hotlines-select-window',
 ;;   `hotlines-select-baseline', `hotlines-flame-graph'.
-;; - Runs: `hotlines-profile-test-at-point' profiles the JUnit or Go
-;;   test at point; its output streams into a compilation-style buffer
+;; - Runs: `hotlines-profile-test-at-point' profiles the JUnit, Go,
+;;   node:test or GoogleTest test at point; its output streams into a compilation-style buffer
 ;;   (`C-c C-k' cancels) and the profile loads when it ends.
 ;;
 ;; Setup:
@@ -86,13 +86,14 @@ strings may be written as lists or vectors; nested objects as plists:
 (defcustom hotlines-major-modes
   '(java-mode java-ts-mode kotlin-mode kotlin-ts-mode go-mode go-ts-mode
               c-mode c-ts-mode c++-mode c++-ts-mode js-mode js-ts-mode
-              typescript-mode typescript-ts-mode)
+              typescript-mode typescript-ts-mode rust-mode rust-ts-mode)
   "Major modes in which `hotlines-setup' turns on `hotlines-mode'."
   :type '(repeat symbol))
 
 (defcustom hotlines-root-markers
   '("pom.xml" "build.gradle" "build.gradle.kts" "settings.gradle"
-    "settings.gradle.kts" "go.mod" "CMakeLists.txt" "package.json" ".git")
+    "settings.gradle.kts" "go.mod" "CMakeLists.txt" "package.json" "Cargo.toml"
+    ".git")
   "Files whose nearest folder up from a buffer's file is its project root.
 Each root gets one server."
   :type '(repeat string))

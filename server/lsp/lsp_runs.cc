@@ -1,8 +1,9 @@
 // LspServer handlers for profiled runs: hotlines/run (also workspace/executeCommand
 // hotlines.run), hotlines/cancelRun, hotlines/listJvms and hotlines/testsInFile. Recipes
 // build argv plans (run_recipes.h), RunManager runs them, and the profile a run wrote is
-// loaded through load_profile when it ends. Threading: loop thread, but for finding a file's
-// tests, which reads the file on a worker.
+// loaded through load_profile when it ends. Threading: loop thread; whatever touches the disk
+// (planning a run, which reads package.json and the program's ELF; the run's folders and files;
+// what it wrote; a file's tests) runs on a worker.
 #include "formats/file_reader.h"
 #include "protocol/run_types.h"
 #include "server/lsp/lsp_server.h"
@@ -15,6 +16,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -166,6 +168,27 @@ json run_params_for(const FoundTest &t, const std::string &file, NodeRunner runn
   return run;
 }
 
+// Plans the run and makes its folders and files. Runs on a worker.
+std::optional<Failure> prepare_run(const RunParams &p, const RecipeContext &ctx, RunPlan *plan) {
+  std::string err = build_run_plan(p, ctx, plan);
+  if (!err.empty()) return Failure::bad_params(err);
+  std::error_code ec;
+  if (!fs::is_directory(plan->cwd, ec))
+    return Failure::bad_params("params.cwd is not a directory: " + plan->cwd);
+  fs::create_directories(plan->output_dir, ec);
+  if (!fs::is_directory(plan->output_dir, ec))
+    return Failure::failed("cannot create the output directory " + plan->output_dir);
+  const std::string ignore = plan->output_dir + "/.gitignore";
+  if (plan->default_output_dir && !fs::exists(ignore, ec) && !write_file(ignore, "*\n"))
+    return Failure::failed("cannot write " + ignore);
+  for (const RunFile &f : plan->files) {
+    fs::create_directories(fs::path(f.path).parent_path(), ec);
+    if (!write_file(f.path, f.content)) return Failure::failed("cannot write " + f.path);
+  }
+  fs::remove(plan->profile_path, ec);
+  return std::nullopt;
+}
+
 } // namespace
 
 RunManager &LspServer::runs() {
@@ -186,9 +209,18 @@ std::string LspServer::workspace_root() const {
 }
 
 void LspServer::on_run(const RunParams &params, Reply reply) {
-  RunParams p = params;
-  if (!p.cwd.empty()) p.cwd = path_of_uri(p.cwd);
-  RecipeContext ctx;
+  // Planning reads files (package.json, the program's ELF) and writes the output folder: a
+  // worker's job. The run starts on the loop thread once its plan is ready.
+  struct Job {
+    RunParams params;
+    RecipeContext ctx;
+    RunPlan plan;
+    std::optional<Failure> failure;
+  };
+  auto job = std::make_shared<Job>();
+  job->params = params;
+  if (!job->params.cwd.empty()) job->params.cwd = path_of_uri(job->params.cwd);
+  RecipeContext &ctx = job->ctx;
   ctx.workspace_root = workspace_root();
   ctx.run_id = runs().new_id();
   ctx.stamp = now_stamp();
@@ -210,28 +242,23 @@ void LspServer::on_run(const RunParams &params, Reply reply) {
   };
   if (const char *path = getenv("PATH")) ctx.path_env = path;
   if (const char *options = getenv("NODE_OPTIONS")) ctx.node_options = options;
-  RunPlan plan;
-  std::string err = build_run_plan(p, ctx, &plan);
-  if (!err.empty()) throw Failure::bad_params(err);
-  std::error_code ec;
-  if (!fs::is_directory(plan.cwd, ec))
-    throw Failure::bad_params("params.cwd is not a directory: " + plan.cwd);
-  fs::create_directories(plan.output_dir, ec);
-  if (!fs::is_directory(plan.output_dir, ec))
-    throw Failure::failed("cannot create the output directory " + plan.output_dir);
-  const std::string ignore = plan.output_dir + "/.gitignore";
-  if (plan.default_output_dir && !fs::exists(ignore, ec) && !write_file(ignore, "*\n"))
-    throw Failure::failed("cannot write " + ignore);
-  for (const RunFile &f : plan.files) {
-    fs::create_directories(fs::path(f.path).parent_path(), ec);
-    if (!write_file(f.path, f.content)) throw Failure::failed("cannot write " + f.path);
-  }
-  fs::remove(plan.profile_path, ec);
+  work_->queue([job] { job->failure = prepare_run(job->params, job->ctx, &job->plan); },
+               [this, job, reply](const Failure *thrown) {
+                 if (thrown) return reply.fail(*thrown);
+                 if (job->failure) return reply.fail(*job->failure);
+                 if (reply.cancelled()) return reply.fail(Failure::cancelled()); // never started
+                 if (exiting_)
+                   return reply.fail({Failure::Kind::bad_request, "the server is exiting"});
+                 start_run(job->ctx.run_id, job->params.recipe, job->params.timeout_ms, job->plan,
+                           reply);
+               });
+}
 
-  RunStarted started{ctx.run_id, plan.profile_path, {}};
+void LspServer::start_run(const std::string &id, const std::string &recipe, int64_t timeout_ms,
+                          const RunPlan &plan, Reply reply) {
+  RunStarted started{id, plan.profile_path, {}};
   for (const RunStep &s : plan.steps) started.commands.push_back(s.argv);
-  const std::string id = ctx.run_id;
-  log("info", "run " + id + " (" + p.recipe + "): " + plan.label);
+  log("info", "run " + id + " (" + recipe + "): " + plan.label);
   RunManager::Callbacks callbacks;
   // Output the client cannot take as fast as the run writes is dropped, not queued without
   // bound (nor does the run wait for it: a profiled program blocked on its stdout would
@@ -262,23 +289,33 @@ void LspServer::on_run(const RunParams &params, Reply reply) {
     say_dropped();
     finish_run(id, plan, outcome);
   };
-  runs().start(id, plan, p.timeout_ms, std::move(callbacks)); // calls back later, never now
+  runs().start(id, plan, timeout_ms, std::move(callbacks)); // calls back later, never now
   reply(to_json(started));
 }
 
 void LspServer::finish_run(const std::string &id, const RunPlan &plan, const RunOutcome &o) {
-  std::error_code ec;
-  for (const std::string &f : plan.remove_after) fs::remove(f, ec);
+  // Removing the run's own files and looking at what it wrote touch the disk: a worker's job.
+  auto written = std::make_shared<bool>(false);
+  work_->queue(
+      [plan, written] {
+        std::error_code ec;
+        for (const std::string &f : plan.remove_after) fs::remove(f, ec);
+        // A folder (the node recipes: a .cpuprofile per process) is written when it has a file.
+        *written = fs::is_directory(plan.profile_path, ec)
+                       ? !fs::is_empty(plan.profile_path, ec) && !ec
+                       : fs::file_size(plan.profile_path, ec) > 0 && !ec;
+      },
+      [this, id, plan, o, written](const Failure *) { report_run(id, plan, o, *written); });
+}
+
+void LspServer::report_run(const std::string &id, const RunPlan &plan, const RunOutcome &o,
+                           bool written) {
   RunFinished f;
   f.run_id = id;
   f.exit_code = o.exit_code;
   f.signal = signal_name(o.signal);
   f.profile_path = plan.profile_path;
   f.duration_ms = o.duration_ms;
-  // A folder (the node recipes: a .cpuprofile per process) is written when it has a file.
-  const bool written = fs::is_directory(plan.profile_path, ec)
-                           ? !fs::is_empty(plan.profile_path, ec) && !ec
-                           : fs::file_size(plan.profile_path, ec) > 0 && !ec;
   f.error = diagnose_run(plan, o, written);
   if (f.error || exiting_) {
     if (f.error) log("info", "run " + id + " failed (" + f.error->kind + "): " + f.error->message);

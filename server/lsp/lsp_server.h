@@ -200,7 +200,13 @@ private:
   // cannot be read.
   using TestsDone = std::function<void(const TestsInFileResult &result, const std::string &error)>;
   void tests_in_file(const std::string &uri, TestsDone done);
+  // A planned run's start (loop thread), its end (the files it wrote are looked at on a
+  // worker), and the hotlines/runFinished notification after the profile it wrote loaded.
+  void start_run(const std::string &id, const std::string &recipe, int64_t timeout_ms,
+                 const RunPlan &plan, Reply reply);
   void finish_run(const std::string &id, const RunPlan &plan, const RunOutcome &outcome);
+  void report_run(const std::string &id, const RunPlan &plan, const RunOutcome &outcome,
+                  bool written);
   RunManager &runs();
   std::string workspace_root() const;
 

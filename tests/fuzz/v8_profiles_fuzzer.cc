@@ -5,33 +5,12 @@
 #include "formats/cpuprofile_reader.h"
 #include "formats/heapprofile_reader.h"
 #include "formats/source_map.h"
+#include "tests/fuzz/fuzz_check.h"
 
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 
 using namespace hotlines;
-
-namespace {
-
-void check(const char *reader, const LoadResult &r) {
-  if (!r.ok()) {
-    if (r.error.empty() || (r.error_offset < 0 && r.error.find("cancelled") == std::string::npos)) {
-      fprintf(stderr, "v8_profiles_fuzzer: %s failed without a message or offset: %s\n", reader,
-              r.error.c_str());
-      abort();
-    }
-    return;
-  }
-  std::string invalid = r.profile->check_valid();
-  if (!invalid.empty()) {
-    fprintf(stderr, "v8_profiles_fuzzer: %s made an invalid model: %s\n", reader, invalid.c_str());
-    abort();
-  }
-}
-
-} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size) {
   std::string_view data(reinterpret_cast<const char *>(bytes), size);
@@ -39,8 +18,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size) {
   options.threads = 1;
   options.source_maps = false;
   options.limits.max_bytes = 64 << 20;
-  check("the cpuprofile reader", read_cpuprofile(data, options));
-  check("the heapprofile reader", read_heapprofile(data, options));
+  fuzz_check("v8_profiles_fuzzer", "the cpuprofile reader", read_cpuprofile(data, options),
+             ErrorPlace::offset);
+  fuzz_check("v8_profiles_fuzzer", "the heapprofile reader", read_heapprofile(data, options),
+             ErrorPlace::offset);
   SourceMap map;
   const std::string why = map.parse(data, "/");
   if (why.empty())

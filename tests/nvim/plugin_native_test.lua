@@ -27,29 +27,14 @@ t.run(function()
   vim.cmd('edit ' .. root .. '/rust/shop.rs')
   t.check(vim.bo.filetype == 'rust', 'shop.rs is a rust buffer (got ' .. vim.bo.filetype .. ')')
   local rust_buf = vim.api.nvim_get_current_buf()
-  t.check(t.wait(10000, function()
-    local c = require('hotlines.client').get(rust_buf)
-    return c ~= nil and c.initialized
-  end), 'a client starts for the rust buffer')
+  t.client_starts(rust_buf, 'a client starts for the rust buffer')
 
   vim.cmd('edit ' .. root .. '/test/pricing_test.cc')
   local buf = vim.api.nvim_get_current_buf()
   t.check(vim.bo.filetype == 'cpp', 'pricing_test.cc is a cpp buffer (got ' .. vim.bo.filetype .. ')')
-  t.check(t.wait(10000, function()
-    local c = require('hotlines.client').get(buf)
-    return c ~= nil and c.initialized
-  end), 'a client starts for the cpp buffer')
-  local lnum = vim.fn.search('TEST(Pricing, DiscountIsFinite)')
-  t.check(lnum > 0, 'the test is in pricing_test.cc')
-  vim.api.nvim_win_set_cursor(0, { lnum, 40 })
-  local run = require('hotlines.run')
-  vim.cmd('HotlinesProfileTest')
-  local r
-  t.check(t.wait(240000, function()
-    r = run.last and run.runs[run.last]
-    return r ~= nil and r.finished ~= nil
-  end), ':HotlinesProfileTest runs Pricing.DiscountIsFinite to the end')
-  if not r or not r.finished then return end
+  t.client_starts(buf, 'a client starts for the cpp buffer')
+  local r = t.profile_test_at('TEST(Pricing, DiscountIsFinite)', 0, 40, 'Pricing.DiscountIsFinite')
+  if not r then return end
   local f = r.finished
   t.check(f.error == nil and f.exitCode == 0 and type(f.profileId) == 'string',
     'the run succeeded and its profile loaded: ' .. vim.inspect(f))

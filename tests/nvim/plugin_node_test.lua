@@ -29,27 +29,9 @@ t.run(function()
   vim.cmd('vsplit ' .. root .. '/test/cart.test.ts')
   local test_buf = vim.api.nvim_get_current_buf()
   t.check(vim.bo[test_buf].filetype == 'typescript', 'cart.test.ts is typescript')
-  t.check(
-    t.wait(10000, function()
-      local c = require('hotlines.client').get(test_buf)
-      return c ~= nil and c.initialized
-    end),
-    'a client starts for the TypeScript buffer'
-  )
-  local lnum = vim.fn.search('cart.total(1500000);')
-  t.check(lnum > 0, '"total is stable" is in cart.test.ts')
-  vim.api.nvim_win_set_cursor(0, { lnum, 0 })
-  local run = require('hotlines.run')
-  vim.cmd('HotlinesProfileTest')
-  local r
-  t.check(
-    t.wait(240000, function()
-      r = run.last and run.runs[run.last]
-      return r ~= nil and r.finished ~= nil
-    end),
-    ':HotlinesProfileTest runs "total is stable" to the end'
-  )
-  if not r or not r.finished then return end
+  t.client_starts(test_buf, 'a client starts for the TypeScript buffer')
+  local r = t.profile_test_at('cart.total(1500000);', 0, 0, '"total is stable"')
+  if not r then return end
   local f = r.finished
   t.check(f.error == nil and type(f.profileId) == 'string', 'the run succeeded and its profile loaded: ' .. vim.inspect(f))
   t.check(r.test == 'total is stable', 'the test under the cursor was run (got ' .. tostring(r.test) .. ')')

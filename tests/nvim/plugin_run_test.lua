@@ -30,28 +30,9 @@ t.run(function()
   local buf = vim.api.nvim_get_current_buf()
   vim.cmd('vsplit ' .. root .. '/internal/shop/shop_test.go')
   local test_buf = vim.api.nvim_get_current_buf()
-  local c
-  t.check(
-    t.wait(10000, function()
-      c = require('hotlines.client').get(test_buf)
-      return c ~= nil and c.initialized
-    end),
-    'a client starts for the go-shop copy'
-  )
-  local lnum = vim.fn.search('func TestWorkload')
-  t.check(lnum > 0, 'TestWorkload is in shop_test.go')
-  vim.api.nvim_win_set_cursor(0, { lnum + 2, 0 }) -- inside the body
-  local run = require('hotlines.run')
-  vim.cmd('HotlinesProfileTest')
-  local r
-  t.check(
-    t.wait(240000, function()
-      r = run.last and run.runs[run.last]
-      return r ~= nil and r.finished ~= nil
-    end),
-    ':HotlinesProfileTest runs TestWorkload to the end'
-  )
-  if not r or not r.finished then return end
+  t.client_starts(test_buf, 'a client starts for the go-shop copy')
+  local r = t.profile_test_at('func TestWorkload', 2, 0, 'TestWorkload') -- inside the body
+  if not r then return end
   local f = r.finished
   t.check(
     f.error == nil and f.exitCode == 0 and type(f.profileId) == 'string',

@@ -58,6 +58,33 @@ function M.setup(opts)
   require('hotlines').setup(opts)
 end
 
+---Checks that a hotlines client starts for `buf` (and is initialized) within 10 s.
+function M.client_starts(buf, what)
+  M.check(M.wait(10000, function()
+    local c = require('hotlines.client').get(buf)
+    return c ~= nil and c.initialized
+  end), what)
+end
+
+---Puts the cursor on the first line matching `pattern` (at `row_offset` lines below it, column
+---`col`), runs :HotlinesProfileTest there and waits for the run to finish (240 s).
+---@return table|nil run the run's state in hotlines.run (nil when it did not finish)
+function M.profile_test_at(pattern, row_offset, col, what)
+  local lnum = vim.fn.search(pattern)
+  M.check(lnum > 0, pattern .. ' is in ' .. vim.fn.expand('%:t'))
+  if lnum == 0 then return nil end
+  vim.api.nvim_win_set_cursor(0, { lnum + row_offset, col })
+  local run = require('hotlines.run')
+  vim.cmd('HotlinesProfileTest')
+  local r
+  M.check(M.wait(240000, function()
+    r = run.last and run.runs[run.last]
+    return r ~= nil and r.finished ~= nil
+  end), ':HotlinesProfileTest runs ' .. what .. ' to the end')
+  if not r or not r.finished then return nil end
+  return r
+end
+
 ---Opens `path` (read-only fixtures: the tests edit buffers only) and waits for its first heat.
 ---@return integer bufnr
 function M.open(path)

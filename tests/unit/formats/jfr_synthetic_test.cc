@@ -745,6 +745,22 @@ std::string ap2_recording(const std::vector<int> &states, const std::string &wal
   return c.bytes();
 }
 
+// Reads `bytes` whole and cut into 64-byte slices, on 1 and 2 threads; each load must be valid,
+// and `check` looks at its profile (the options it was read with beside it).
+template <class Check> void for_each_slicing(const std::string &bytes, Check check) {
+  for (size_t slice : {size_t{0}, size_t{64}})
+    for (unsigned threads : {1u, 2u}) {
+      SCOPED_TRACE("slice " + std::to_string(slice) + ", threads " + std::to_string(threads));
+      LoadOptions o;
+      o.threads = threads;
+      o.jfr_slice_bytes = slice;
+      LoadResult r = read_jfr(bytes, o);
+      ASSERT_TRUE(r.ok()) << r.describe();
+      EXPECT_EQ(r.profile->check_valid(), "");
+      check(*r.profile, o);
+    }
+}
+
 // The samples of an event in each state, by name ("" for none).
 std::map<std::string, int64_t> by_state(const Profile &p, const Event &e) {
   std::map<std::string, int64_t> out;
@@ -765,44 +781,35 @@ TEST(JfrSynthetic, AsyncProfiler2CpuAndWallSplitByThreadState) {
   std::map<int, int64_t> want;
   for (int s : states) want[s]++;
   const std::string bytes = ap2_recording(states, "20000000");
-  for (size_t slice : {size_t{0}, size_t{64}})
-    for (unsigned threads : {1u, 2u}) {
-      SCOPED_TRACE("slice " + std::to_string(slice) + ", threads " + std::to_string(threads));
-      LoadOptions o;
-      o.threads = threads;
-      o.jfr_slice_bytes = slice;
-      LoadResult r = read_jfr(bytes, o);
-      ASSERT_TRUE(r.ok()) << r.describe();
-      const Profile &p = *r.profile;
-      EXPECT_EQ(p.check_valid(), "");
-      ASSERT_GE(p.find_event("cpu"), 0);
-      ASSERT_GE(p.find_event("wall"), 0);
-      const Event &cpu = p.events[p.find_event("cpu")];
-      const Event &wall = p.events[p.find_event("wall")];
-      EXPECT_EQ(cpu.total_count, want[0]);
-      EXPECT_EQ(wall.total_count, want[1] + want[2]);
-      EXPECT_TRUE(cpu.samples.state.empty()); // STATE_DEFAULT is no state
-      EXPECT_EQ(by_state(p, wall),
-                (std::map<std::string, int64_t>{{"RUNNABLE", want[1]}, {"SLEEPING", want[2]}}));
-      // Thread 1 + state: every cpu sample is t1's, no wall sample is.
-      for (size_t i = 0; i < cpu.samples.size(); i++)
-        EXPECT_EQ(p.str(p.threads[cpu.samples.thread_at(i)].name), "t1");
-      for (size_t i = 0; i < wall.samples.size(); i++)
-        EXPECT_NE(p.str(p.threads[wall.samples.thread_at(i)].name), "t1");
-      EXPECT_NE(p.str(cpu.rule).find("STATE_DEFAULT"), std::string::npos) << p.str(cpu.rule);
-      EXPECT_NE(p.str(wall.rule).find("wall=20000000"), std::string::npos) << p.str(wall.rule);
-      EXPECT_EQ(p.find_event("jdk.ExecutionSample"), -1); // it feeds both
-      for (const char *only : {"wall", "cpu"}) {
-        LoadOptions one = o;
-        one.only_event = only;
-        LoadResult ro = read_jfr(bytes, one);
-        ASSERT_TRUE(ro.ok()) << ro.describe();
-        const int e = ro.profile->find_event(only);
-        ASSERT_GE(e, 0) << only;
-        EXPECT_EQ(ro.profile->events[e].total_count,
-                  std::string(only) == "cpu" ? want[0] : want[1] + want[2]);
-      }
+  for_each_slicing(bytes, [&](const Profile &p, const LoadOptions &o) {
+    ASSERT_GE(p.find_event("cpu"), 0);
+    ASSERT_GE(p.find_event("wall"), 0);
+    const Event &cpu = p.events[p.find_event("cpu")];
+    const Event &wall = p.events[p.find_event("wall")];
+    EXPECT_EQ(cpu.total_count, want[0]);
+    EXPECT_EQ(wall.total_count, want[1] + want[2]);
+    EXPECT_TRUE(cpu.samples.state.empty()); // STATE_DEFAULT is no state
+    EXPECT_EQ(by_state(p, wall),
+              (std::map<std::string, int64_t>{{"RUNNABLE", want[1]}, {"SLEEPING", want[2]}}));
+    // Thread 1 + state: every cpu sample is t1's, no wall sample is.
+    for (size_t i = 0; i < cpu.samples.size(); i++)
+      EXPECT_EQ(p.str(p.threads[cpu.samples.thread_at(i)].name), "t1");
+    for (size_t i = 0; i < wall.samples.size(); i++)
+      EXPECT_NE(p.str(p.threads[wall.samples.thread_at(i)].name), "t1");
+    EXPECT_NE(p.str(cpu.rule).find("STATE_DEFAULT"), std::string::npos) << p.str(cpu.rule);
+    EXPECT_NE(p.str(wall.rule).find("wall=20000000"), std::string::npos) << p.str(wall.rule);
+    EXPECT_EQ(p.find_event("jdk.ExecutionSample"), -1); // it feeds both
+    for (const char *only : {"wall", "cpu"}) {
+      LoadOptions one = o;
+      one.only_event = only;
+      LoadResult ro = read_jfr(bytes, one);
+      ASSERT_TRUE(ro.ok()) << ro.describe();
+      const int e = ro.profile->find_event(only);
+      ASSERT_GE(e, 0) << only;
+      EXPECT_EQ(ro.profile->events[e].total_count,
+                std::string(only) == "cpu" ? want[0] : want[1] + want[2]);
     }
+  });
   // Without a wall interval every sample is cpu, and keeps its state.
   LoadResult r = load(ap2_recording(states, ""));
   ASSERT_TRUE(r.ok()) << r.describe();
@@ -854,61 +861,50 @@ TEST(JfrSynthetic, EventTypesWithStacksLoadByTheirNames) {
   }
   c.declare("profiler.Marker", {});
   const std::string bytes = c.bytes();
-  for (size_t slice : {size_t{0}, size_t{64}})
-    for (unsigned threads : {1u, 2u}) {
-      SCOPED_TRACE("slice " + std::to_string(slice) + ", threads " + std::to_string(threads));
-      LoadOptions o;
-      o.threads = threads;
-      o.jfr_slice_bytes = slice;
-      LoadResult r = read_jfr(bytes, o);
-      ASSERT_TRUE(r.ok()) << r.describe();
-      const Profile &p = *r.profile;
-      EXPECT_EQ(p.check_valid(), "");
-      std::map<std::string, std::pair<std::string, int64_t>> got; // event: unit, value
-      for (const Event &e : p.events)
-        got[std::string(p.str(e.name))] = {std::string(p.str(e.unit)), e.total_value};
-      EXPECT_EQ(
-          got,
-          (std::map<std::string, std::pair<std::string, int64_t>>{
-              {"lock", {"nanoseconds", value["jdk.ThreadPark"] + value["jdk.JavaMonitorEnter"]}},
-              {"my.Timed", {"nanoseconds", value["my.Timed"]}},
-              {"my.Instant", {"samples", count["my.Instant"]}},
-              {"datadog.ExecutionSample", {"samples", count["datadog.ExecutionSample"]}}}));
-      ASSERT_EQ(p.metadata.warnings.size(), 1u);
-      EXPECT_NE(
-          p.metadata.warnings[0].message.find(
-              "my.Timed (30 events), my.Instant (30 events), datadog.ExecutionSample (30 events)"),
-          std::string::npos)
-          << p.metadata.warnings[0].message;
-      // lock's samples by source.
-      const int lock = p.find_event("lock");
-      ASSERT_GE(lock, 0);
-      const Event &ev = p.events[lock];
-      ASSERT_EQ(ev.sources.size(), 2u);
-      std::map<std::string, int64_t> by_source;
-      for (size_t i = 0; i < ev.samples.size(); i++)
-        by_source[std::string(p.str(ev.sources[ev.samples.source_at(i)]))] +=
-            ev.samples.value_at(i);
-      EXPECT_EQ(by_source, (std::map<std::string, int64_t>{
-                               {"jdk.ThreadPark", value["jdk.ThreadPark"]},
-                               {"jdk.JavaMonitorEnter", value["jdk.JavaMonitorEnter"]}}));
-      for (const char *type : {"jdk.ThreadPark", "jdk.JavaMonitorEnter"}) {
-        EXPECT_EQ(p.find_event(type), lock) << type;
-        EXPECT_GE(p.selected_source(static_cast<EventId>(lock), type), 0) << type;
-        LoadOptions one = o;
-        one.only_event = type;
-        LoadResult ro = read_jfr(bytes, one);
-        ASSERT_TRUE(ro.ok()) << ro.describe();
-        ASSERT_EQ(ro.profile->events.size(), 1u) << type;
-        EXPECT_EQ(ro.profile->events[0].total_value, ev.total_value) << type;
-      }
-      EXPECT_EQ(p.selected_source(static_cast<EventId>(lock), "lock"), -1);
-      EXPECT_EQ(p.find_event("my.NoStack"), -1);
-      EXPECT_EQ(p.find_event("my.Plain"), -1);
-      // A type that is its event's only source names it, with every sample.
-      const int timed = p.find_event("my.Timed");
-      ASSERT_GE(timed, 0);
-      EXPECT_EQ(p.selected_source(static_cast<EventId>(timed), "my.Timed"), -1);
-      EXPECT_TRUE(p.events[timed].samples.source.empty());
+  for_each_slicing(bytes, [&](const Profile &p, const LoadOptions &o) {
+    std::map<std::string, std::pair<std::string, int64_t>> got; // event: unit, value
+    for (const Event &e : p.events)
+      got[std::string(p.str(e.name))] = {std::string(p.str(e.unit)), e.total_value};
+    EXPECT_EQ(
+        got, (std::map<std::string, std::pair<std::string, int64_t>>{
+                 {"lock", {"nanoseconds", value["jdk.ThreadPark"] + value["jdk.JavaMonitorEnter"]}},
+                 {"my.Timed", {"nanoseconds", value["my.Timed"]}},
+                 {"my.Instant", {"samples", count["my.Instant"]}},
+                 {"datadog.ExecutionSample", {"samples", count["datadog.ExecutionSample"]}}}));
+    ASSERT_EQ(p.metadata.warnings.size(), 1u);
+    EXPECT_NE(
+        p.metadata.warnings[0].message.find(
+            "my.Timed (30 events), my.Instant (30 events), datadog.ExecutionSample (30 events)"),
+        std::string::npos)
+        << p.metadata.warnings[0].message;
+    // lock's samples by source.
+    const int lock = p.find_event("lock");
+    ASSERT_GE(lock, 0);
+    const Event &ev = p.events[lock];
+    ASSERT_EQ(ev.sources.size(), 2u);
+    std::map<std::string, int64_t> by_source;
+    for (size_t i = 0; i < ev.samples.size(); i++)
+      by_source[std::string(p.str(ev.sources[ev.samples.source_at(i)]))] += ev.samples.value_at(i);
+    EXPECT_EQ(by_source, (std::map<std::string, int64_t>{
+                             {"jdk.ThreadPark", value["jdk.ThreadPark"]},
+                             {"jdk.JavaMonitorEnter", value["jdk.JavaMonitorEnter"]}}));
+    for (const char *type : {"jdk.ThreadPark", "jdk.JavaMonitorEnter"}) {
+      EXPECT_EQ(p.find_event(type), lock) << type;
+      EXPECT_GE(p.selected_source(static_cast<EventId>(lock), type), 0) << type;
+      LoadOptions one = o;
+      one.only_event = type;
+      LoadResult ro = read_jfr(bytes, one);
+      ASSERT_TRUE(ro.ok()) << ro.describe();
+      ASSERT_EQ(ro.profile->events.size(), 1u) << type;
+      EXPECT_EQ(ro.profile->events[0].total_value, ev.total_value) << type;
     }
+    EXPECT_EQ(p.selected_source(static_cast<EventId>(lock), "lock"), -1);
+    EXPECT_EQ(p.find_event("my.NoStack"), -1);
+    EXPECT_EQ(p.find_event("my.Plain"), -1);
+    // A type that is its event's only source names it, with every sample.
+    const int timed = p.find_event("my.Timed");
+    ASSERT_GE(timed, 0);
+    EXPECT_EQ(p.selected_source(static_cast<EventId>(timed), "my.Timed"), -1);
+    EXPECT_TRUE(p.events[timed].samples.source.empty());
+  });
 }
