@@ -325,12 +325,11 @@ TEST(CpuProfileFolder, PreloadScriptsMapsAndNames) {
   LoadResult r = load_profile_file(dir.string());
   ASSERT_TRUE(r.ok()) << r.describe();
   const Profile &p = *r.profile;
-  ASSERT_EQ(p.threads.size(), 2u);
-  EXPECT_EQ(p.str(p.threads[0].name), "pid 42");
-  EXPECT_EQ(p.str(p.threads[1].name), "pid 42 worker 3");
-  const Event &e = p.events[0];
-  ASSERT_EQ(e.samples.size(), 2u);
-  const Frame &mapped = p.frames[p.stack_frame[e.samples.stack[0]]];
+  std::vector<std::string> threads;
+  for (const Thread &t : p.threads) threads.push_back(std::string(p.str(t.name)));
+  EXPECT_EQ(threads, (std::vector<std::string>{"pid 42", "pid 42 worker 3"}));
+  ASSERT_EQ(p.events[0].samples.size(), 2u);
+  const Frame &mapped = p.frames[p.stack_frame[p.events[0].samples.stack[0]]];
   EXPECT_EQ(mapped.line, 6);
   EXPECT_EQ(p.str(p.functions[mapped.function].file), script);
   ASSERT_EQ(p.metadata.warnings.size(), 1u);
