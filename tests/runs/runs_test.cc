@@ -1073,7 +1073,7 @@ TEST_F(Runs, NodeTestOfJestVitestAndMochaTests) {
                 "pricing price of (many) items?", "src/pricing.ts", 17, 29,
                 "Tests  1 passed | 1 skipped (2)"},
            Case{"mocha/tally.test.js", "mocha", "counts (many) votes?",
-                "tally counts (many) votes?", "src/tally.js", 10, 22, "1 passing"},
+                "tally counts (many) votes?", "src/tally.js", 9, 19, "1 passing"},
        }) {
     SCOPED_TRACE(k.runner);
     json r = c.result(
