@@ -89,11 +89,19 @@ std::string ScriptSourceMaps::script_path(std::string_view url) {
   return "";
 }
 
+void ScriptSourceMaps::add_known(const std::string &url, const std::string &map_url) {
+  known_.emplace(url, map_url);
+}
+
 const SourceMap *ScriptSourceMaps::find(std::string_view url) {
   if (auto it = maps_.find(url); it != maps_.end()) return it->second.get();
   std::unique_ptr<SourceMap> &slot = maps_[std::string(url)];
   const std::string path = script_path(url);
   if (path.empty()) return nullptr;
+  if (auto known = known_.find(url); known != known_.end()) {
+    slot = load(path, known->second);
+    return slot.get();
+  }
   ReadFileOptions ro;
   ro.max_bytes = kMaxScriptBytes;
   FileBytes script;
@@ -101,8 +109,14 @@ const SourceMap *ScriptSourceMaps::find(std::string_view url) {
   if (read_regular_file(path, &script, &err, ro) != ReadStatus::ok) return nullptr;
   const std::string_view map_url = mapping_url(script.view());
   if (map_url.empty()) return nullptr;
+  slot = load(path, map_url);
+  return slot.get();
+}
+
+std::unique_ptr<SourceMap> ScriptSourceMaps::load(const std::string &path,
+                                                  std::string_view map_url) {
   const std::string dir = std::filesystem::path(path).parent_path().string();
-  std::string json, where;
+  std::string json, where, err;
   if (map_url.rfind("data:", 0) == 0) {
     const size_t comma = map_url.find(',');
     where = path + " (its inline map)";
@@ -122,6 +136,8 @@ const SourceMap *ScriptSourceMaps::find(std::string_view url) {
     std::filesystem::path p(map_path);
     if (p.is_relative()) p = std::filesystem::path(dir) / p;
     where = p.lexically_normal().string();
+    ReadFileOptions ro;
+    ro.max_bytes = kMaxScriptBytes;
     FileBytes bytes;
     if (read_regular_file(where, &bytes, &err, ro) != ReadStatus::ok) {
       warnings_.push_back("source map " + where + " of " + path + ": " + err);
@@ -136,8 +152,7 @@ const SourceMap *ScriptSourceMaps::find(std::string_view url) {
     warnings_.push_back("source map " + where + ": " + why);
     return nullptr;
   }
-  slot = std::move(map);
-  return slot.get();
+  return map;
 }
 
 } // namespace hotlines

@@ -59,21 +59,76 @@ std::string SourceMap::parse(std::string_view json, std::string_view map_dir) {
   int64_t at = -1;
   if (!doc.parse(json, &err, &at)) return err + " (at byte " + std::to_string(at) + ")";
   if (doc.type(0) != JsonType::object) return "the map is not a JSON object";
-  if (doc.member(0, "sections") != JsonDoc::npos)
-    return "an index map (`sections`), which hotlines does not read";
+  std::vector<Placed> placed;
+  int64_t lines = 0;
+  const uint32_t sections = doc.member(0, "sections");
+  if (sections == JsonDoc::npos) {
+    err = add_map(doc, 0, map_dir, {0, {0, -1, 0, 0}}, "", &placed, &lines);
+  } else {
+    int64_t version = 0;
+    const uint32_t v = doc.member(0, "version");
+    if (v == JsonDoc::npos || !doc.integer(v, &version) || version != 3)
+      return "version: expected 3";
+    if (doc.type(sections) != JsonType::array) return "sections: expected an array";
+    size_t i = 0;
+    for (uint32_t e = doc.first(sections);
+         e != JsonDoc::npos && i < doc.size(sections) && err.empty(); e = doc.next(e), i++) {
+      const std::string where = "sections[" + std::to_string(i) + "]";
+      const uint32_t off =
+          doc.type(e) == JsonType::object ? doc.member(e, "offset") : JsonDoc::npos;
+      const uint32_t map = doc.type(e) == JsonType::object ? doc.member(e, "map") : JsonDoc::npos;
+      int64_t line = -1, column = -1;
+      const bool offset_ok = off != JsonDoc::npos && doc.type(off) == JsonType::object &&
+                             doc.member(off, "line") != JsonDoc::npos &&
+                             doc.integer(doc.member(off, "line"), &line) &&
+                             doc.member(off, "column") != JsonDoc::npos &&
+                             doc.integer(doc.member(off, "column"), &column) && line >= 0 &&
+                             column >= 0 && line <= INT32_MAX && column <= INT32_MAX;
+      if (!offset_ok) return where + ".offset: expected {line, column}, integers >= 0";
+      if (map == JsonDoc::npos || doc.type(map) != JsonType::object)
+        return where + ".map: expected an object (a section's `url` is not read)";
+      if (doc.member(map, "sections") != JsonDoc::npos)
+        return where + ".map: an index map inside an index map";
+      err = add_map(doc, map, map_dir,
+                    {static_cast<int32_t>(line), {static_cast<int32_t>(column), -1, 0, 0}},
+                    where + ".map.", &placed, &lines);
+    }
+  }
+  if (!err.empty()) return err;
+  // By generated line, then column; segments of one line stay in their order otherwise.
+  std::stable_sort(placed.begin(), placed.end(), [](const Placed &a, const Placed &b) {
+    return a.line != b.line ? a.line < b.line : a.segment.column < b.segment.column;
+  });
+  segments_.reserve(placed.size());
+  line_starts_.assign(1, 0);
+  for (const Placed &p : placed) {
+    while (static_cast<int64_t>(line_starts_.size()) <= p.line)
+      line_starts_.push_back(static_cast<uint32_t>(segments_.size()));
+    segments_.push_back(p.segment);
+  }
+  while (static_cast<int64_t>(line_starts_.size()) <= lines)
+    line_starts_.push_back(static_cast<uint32_t>(segments_.size()));
+  return "";
+}
+
+std::string SourceMap::add_map(const JsonDoc &doc, uint32_t object, std::string_view map_dir,
+                               Placed origin, const std::string &where, std::vector<Placed> *out,
+                               int64_t *lines) {
   int64_t version = 0;
-  const uint32_t v = doc.member(0, "version");
-  if (v == JsonDoc::npos || !doc.integer(v, &version) || version != 3) return "version: expected 3";
+  const uint32_t v = doc.member(object, "version");
+  if (v == JsonDoc::npos || !doc.integer(v, &version) || version != 3)
+    return where + "version: expected 3";
   std::string root;
-  if (const uint32_t r = doc.member(0, "sourceRoot"); r != JsonDoc::npos) {
+  if (const uint32_t r = doc.member(object, "sourceRoot"); r != JsonDoc::npos) {
     if (doc.type(r) == JsonType::string)
       root = doc.string(r);
     else if (doc.type(r) != JsonType::null)
-      return "sourceRoot: expected a string";
+      return where + "sourceRoot: expected a string";
   }
-  const uint32_t sources = doc.member(0, "sources");
+  const uint32_t sources = doc.member(object, "sources");
   if (sources == JsonDoc::npos || doc.type(sources) != JsonType::array)
-    return "sources: expected an array";
+    return where + "sources: expected an array";
+  const int64_t first_source = static_cast<int64_t>(sources_.size());
   size_t i = 0;
   for (uint32_t s = doc.first(sources); s != JsonDoc::npos && i < doc.size(sources);
        s = doc.next(s), i++) {
@@ -82,21 +137,19 @@ std::string SourceMap::parse(std::string_view json, std::string_view map_dir) {
       continue;
     }
     if (doc.type(s) != JsonType::string)
-      return "sources[" + std::to_string(i) + "]: expected a string";
+      return where + "sources[" + std::to_string(i) + "]: expected a string";
     sources_.push_back(source_path(root, doc.string(s), map_dir));
   }
-  const uint32_t m = doc.member(0, "mappings");
-  if (m == JsonDoc::npos || doc.type(m) != JsonType::string) return "mappings: expected a string";
+  const uint32_t m = doc.member(object, "mappings");
+  if (m == JsonDoc::npos || doc.type(m) != JsonType::string)
+    return where + "mappings: expected a string";
   const std::string mappings = doc.string(m);
   int64_t source = 0, line = 0, column = 0, name = 0;
-  line_starts_.push_back(0);
-  size_t line_begin = 0;
+  int64_t gen_line = origin.line, previous = -1; // the line's last generated column
   for (size_t pos = 0; pos <= mappings.size();) {
     if (pos == mappings.size() || mappings[pos] == ';') {
-      std::stable_sort(segments_.begin() + line_begin, segments_.end(),
-                       [](const Segment &a, const Segment &b) { return a.column < b.column; });
-      line_starts_.push_back(static_cast<uint32_t>(segments_.size()));
-      line_begin = segments_.size();
+      gen_line++;
+      previous = -1;
       pos++;
       continue;
     }
@@ -105,8 +158,9 @@ std::string SourceMap::parse(std::string_view json, std::string_view map_dir) {
       continue;
     }
     auto bad = [&](const char *what) {
-      return std::string("mappings: ") + what + " at character " + std::to_string(pos);
+      return where + "mappings: " + what + " at character " + std::to_string(pos);
     };
+    if (gen_line > INT32_MAX) return bad("a generated line past 2^31");
     int64_t fields[5];
     int count = 0;
     while (pos < mappings.size() && mappings[pos] != ',' && mappings[pos] != ';') {
@@ -114,22 +168,27 @@ std::string SourceMap::parse(std::string_view json, std::string_view map_dir) {
       if (!read_vlq(mappings, &pos, &fields[count++])) return bad("a malformed base64 VLQ number");
     }
     if (count != 1 && count != 4 && count != 5) return bad("a segment of 2 or 3 numbers");
-    // The generated column is relative to the previous segment of the same line.
-    const int64_t gen = fields[0] + (segments_.size() > line_begin ? segments_.back().column : 0);
+    // The generated column is relative to the previous segment of the same line; a section's
+    // first line starts at its offset's column.
+    const int64_t gen = fields[0] + (previous >= 0             ? previous
+                                     : gen_line == origin.line ? origin.segment.column
+                                                               : 0);
     if (gen < 0 || gen > INT32_MAX) return bad("a negative generated column");
+    previous = gen;
     Segment seg{static_cast<int32_t>(gen), -1, 0, 0};
     if (count >= 4) {
       source += fields[1], line += fields[2], column += fields[3];
       if (count == 5) name += fields[4];
-      if (source < 0 || source >= static_cast<int64_t>(sources_.size()))
+      if (source < 0 || first_source + source >= static_cast<int64_t>(sources_.size()))
         return bad("a source index out of range");
       if (line < 0 || line > INT32_MAX || column < 0 || column > INT32_MAX)
         return bad("a negative original line or column");
-      seg = {static_cast<int32_t>(gen), static_cast<int32_t>(source), static_cast<int32_t>(line),
-             static_cast<int32_t>(column)};
+      seg = {static_cast<int32_t>(gen), static_cast<int32_t>(first_source + source),
+             static_cast<int32_t>(line), static_cast<int32_t>(column)};
     }
-    segments_.push_back(seg);
+    out->push_back({static_cast<int32_t>(gen_line), seg});
   }
+  *lines = std::max(*lines, gen_line);
   return "";
 }
 

@@ -1,7 +1,9 @@
 // SourceMap: one source map (revision 3, as tsc, esbuild and most bundlers write them): its
 // `sources` resolved to paths and its base64-VLQ `mappings` decoded into segments, so that a
 // generated JavaScript position (0-based line and column) gives the original file and line.
-// Index maps (`sections`) are refused. Immutable once parsed; any thread may read it.
+// Index maps (`sections`, each with an `offset` and an inline `map`; a section's `url` is not
+// read) become one map: each section's lines shifted by its offset (its first line's columns
+// too), its sources appended. Immutable once parsed; any thread may read it.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +13,8 @@
 #include <vector>
 
 namespace hotlines {
+
+class JsonDoc;
 
 struct OriginalPosition {
   uint32_t source = 0; // index into SourceMap::sources()
@@ -43,6 +47,15 @@ private:
     int32_t source; // -1: a segment without a source (maps to nothing)
     int32_t line, original_column;
   };
+  struct Placed {
+    int32_t line; // generated line
+    Segment segment;
+  };
+  // Adds the map at `object` of `doc` (a whole map, or a section's), its generated positions
+  // moved by `origin` (line; column on its first line), to sources_ and *out; *lines: the
+  // generated lines seen so far. Returns "" or what is wrong, after `where` ("sections[1].map.").
+  std::string add_map(const JsonDoc &doc, uint32_t object, std::string_view map_dir, Placed origin,
+                      const std::string &where, std::vector<Placed> *out, int64_t *lines);
   std::vector<std::string> sources_;
   std::vector<Segment> segments_;     // by generated line, then column
   std::vector<uint32_t> line_starts_; // generated line i: segments_[line_starts_[i]..[i + 1])

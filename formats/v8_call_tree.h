@@ -81,6 +81,8 @@ public:
   FrameId frame(const V8Node &n, int32_t line1 = 0);
   // Warnings of the source maps, once each, into the builder.
   void flush_warnings();
+  // The scripts' maps, to give some of them (ScriptSourceMaps::add_known).
+  ScriptSourceMaps &maps() { return maps_; }
 
 private:
   struct Place {

@@ -27,8 +27,9 @@ bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
-// `CPU.20250101.120000.4242.0.001.cpuprofile` (node's default names) -> `pid 4242`; other
-// names stay as they are.
+// `CPU.20250101.120000.4242.0.001.cpuprofile` (node's default names) -> `pid 4242`,
+// `hotlines-4242-0-1700000000000.cpuprofile` (the hotlines preload's: pid, worker thread id,
+// time) -> `pid 4242` (`pid 4242 worker 1` for a worker thread); other names stay as they are.
 std::string thread_name(const std::string &file) {
   std::vector<std::string_view> parts;
   std::string_view s = file;
@@ -36,6 +37,14 @@ std::string thread_name(const std::string &file) {
     parts.push_back(s.substr(0, dot));
   if (parts.size() == 6 && (parts[0] == "CPU" || parts[0] == "Heap"))
     return "pid " + std::string(parts[3]);
+  std::vector<std::string_view> dashes;
+  s = parts.size() == 1 ? parts[0] : std::string_view();
+  for (size_t dash; (dash = s.find('-')) != std::string_view::npos; s.remove_prefix(dash + 1))
+    dashes.push_back(s.substr(0, dash));
+  dashes.push_back(s);
+  if (dashes.size() == 4 && dashes[0] == "hotlines")
+    return "pid " + std::string(dashes[1]) +
+           (dashes[2] == "0" ? "" : " worker " + std::string(dashes[2]));
   return file;
 }
 
@@ -58,6 +67,42 @@ bool ran_project_code(const JsonDoc &doc) {
   for (const V8Node &n : nodes)
     if (project_script(n.url)) return true;
   return false;
+}
+
+// The source map URLs the hotlines preload recorded for the scripts of `X.cpuprofile`, in
+// `X.scripts.json` beside it: {"scripts": [{"url": "file:///…", "sourceMapURL": "data:…"}]}.
+// No such file is fine (node --cpu-prof); a file that is not that shape gives a warning.
+void add_script_maps(const std::string &dir, const std::string &profile, const LoadOptions &o,
+                     V8Frames &frames, ProfileBuilder &b) {
+  const std::string name = profile.substr(0, profile.size() - 11) + ".scripts.json";
+  const std::string path = dir + "/" + name;
+  std::error_code ec;
+  if (!o.source_maps || !fs::exists(path, ec)) return;
+  FileBytes bytes;
+  std::string err;
+  ReadFileOptions ro;
+  ro.max_bytes = o.limits.max_bytes;
+  ro.cancel = o.cancel;
+  JsonDoc doc;
+  int64_t offset = -1;
+  if (read_regular_file(path, &bytes, &err, ro) != ReadStatus::ok ||
+      !doc.parse(bytes.view(), &err, &offset, o.cancel))
+    return b.warn("source maps of " + profile + ": " + path + ": " + err);
+  const uint32_t list = doc.type(0) == JsonType::object ? doc.member(0, "scripts") : JsonDoc::npos;
+  if (list == JsonDoc::npos || doc.type(list) != JsonType::array)
+    return b.warn("source maps of " + profile + ": " + path + ": not {\"scripts\": [...]}");
+  size_t i = 0;
+  for (uint32_t e = doc.first(list); e != JsonDoc::npos && i < doc.size(list);
+       e = doc.next(e), i++) {
+    const uint32_t url = doc.type(e) == JsonType::object ? doc.member(e, "url") : JsonDoc::npos;
+    const uint32_t map =
+        doc.type(e) == JsonType::object ? doc.member(e, "sourceMapURL") : JsonDoc::npos;
+    if (url == JsonDoc::npos || map == JsonDoc::npos || doc.type(url) != JsonType::string ||
+        doc.type(map) != JsonType::string)
+      return b.warn("source maps of " + profile + ": " + path + ": scripts[" + std::to_string(i) +
+                    "] is not {\"url\": string, \"sourceMapURL\": string}");
+    frames.maps().add_known(doc.string(url), doc.string(map));
+  }
 }
 
 } // namespace
@@ -112,6 +157,7 @@ LoadResult load_v8_profile_dir(const std::string &dir, const LoadOptions &option
   bool cpu = false;
   for (File *f : kept) {
     const ThreadId thread = b.thread(thread_name(f->name));
+    if (!f->heap) add_script_maps(dir, f->name, options, frames, b);
     V8Error e = f->heap ? add_heapprofile(b, frames, f->doc, thread, options)
                         : add_cpuprofile(b, frames, f->doc, thread, origin, options);
     if (e.failed()) return LoadResult::failure(dir + "/" + f->name + ": " + e.message, e.offset);

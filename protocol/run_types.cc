@@ -108,7 +108,9 @@ std::string parse_params(const json &params, RunParams *out) {
                             "node-script", "command", "attach-jvm", "gtest"});
   if (err.empty())
     err = one_of("params.build", out->build, {"auto", "maven", "gradle", "classpath", "none"});
-  if (err.empty()) err = one_of("params.runner", out->runner, {"auto", "junit4", "junit5"});
+  if (err.empty())
+    err = one_of("params.runner", out->runner,
+                 {"auto", "junit4", "junit5", "node", "jest", "vitest", "mocha", "npm"});
   if (err.empty()) err = one_of("params.profile", out->profile, {"cpu", "mem", "block", "mutex"});
   if (err.empty() && !out->format.empty())
     err = one_of("params.format", out->format, {"jfr", "pprof", "collapsed", "cpuprofile"});

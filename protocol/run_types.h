@@ -29,7 +29,8 @@ struct RunParams {
   std::string class_name, method;
   std::string build = "auto"; // auto | maven | gradle | classpath (java-test) | none (java-main)
   std::vector<std::string> classpath;
-  std::string runner = "auto"; // auto | junit4 | junit5 (classpath build)
+  std::string runner = "auto"; // auto | junit4 | junit5 (java-test, classpath build);
+                               // auto | node | jest | vitest | mocha | npm (node-test)
   std::string junit_console;   // the JUnit 5 console launcher jar
   // java-main (also build, classpath: added after the build's classes)
   std::string main_class, jar;
@@ -43,7 +44,8 @@ struct RunParams {
   // go-test, go-bench
   std::string package = ".", test, bench, profile = "cpu", go;
   std::vector<std::string> go_args;
-  // node-test (also test: the test's name), node-script (also args)
+  // node-test (also test: the test's name, its full name "suite test" for Jest, Vitest and
+  // Mocha; runner; args: after the runner's own), node-script (also args)
   std::string file, node; // the test file or script; the node executable ("" = node on PATH)
   std::vector<std::string> node_args;
   // command

@@ -50,6 +50,24 @@ bool write_file(const std::string &path, const std::string &content) {
   return static_cast<bool>(out);
 }
 
+// The package.json of folder `dir`: found = false when there is none; an error naming the file
+// when it cannot be read or is not a package.json.
+PackageJson read_package_json(const std::string &dir) {
+  PackageJson pkg;
+  const std::string path = dir + "/package.json";
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return pkg;
+  FileBytes bytes;
+  std::string err;
+  ReadFileOptions o;
+  o.max_bytes = kMaxSourceBytes;
+  if (read_regular_file(path, &bytes, &err, o) != ReadStatus::ok)
+    pkg.error = "cannot read " + path + ": " + err;
+  else if (err = parse_package_json(bytes.view(), &pkg); !err.empty())
+    pkg.error = dir + "/" + err;
+  return pkg;
+}
+
 // The nearest directory from `dir` up that holds one of `names` ("" if none).
 std::string find_up(fs::path dir, std::initializer_list<const char *> names) {
   std::error_code ec;
@@ -97,7 +115,8 @@ std::string entry_name(const FoundTest &t) {
   }
 }
 
-json run_params_for(const FoundTest &t, const std::string &file) {
+// `runner`: a JavaScript file's (detect_node_runner).
+json run_params_for(const FoundTest &t, const std::string &file, NodeRunner runner) {
   fs::path dir = fs::path(file).parent_path();
   json run;
   if (t.kind == FoundTest::Kind::junit || t.kind == FoundTest::Kind::java_main ||
@@ -113,8 +132,13 @@ json run_params_for(const FoundTest &t, const std::string &file) {
     return run;
   }
   if (t.kind == FoundTest::Kind::node_test) {
-    // node --test in the package's folder (after its build script): it finds the compiled tests.
-    run = {{"recipe", "node-test"}, {"test", t.name}, {"file", file}};
+    // In the package's folder: node --test (after its build script) finds the compiled tests;
+    // Jest, Vitest and Mocha take the file and the test's full name.
+    const bool full = runner != NodeRunner::node;
+    run = {{"recipe", "node-test"},
+           {"runner", runner_name(runner)},
+           {"test", full && !t.suite.empty() ? t.suite + " " + t.name : t.name},
+           {"file", file}};
     std::string package = find_up(dir, {"package.json"});
     run["cwd"] = package.empty() ? dir.string() : package;
     return run;
@@ -204,23 +228,20 @@ void LspServer::on_run(const RunParams &params, Reply reply) {
     std::error_code ec;
     return fs::exists(f, ec);
   };
-  ctx.package_scripts = [](const std::string &dir) {
-    std::set<std::string> names;
+  ctx.package_json = [](const std::string &dir) { return read_package_json(dir); };
+  ctx.read_source = [](const std::string &path) -> std::optional<std::string> {
     FileBytes bytes;
     std::string err;
     ReadFileOptions o;
     o.max_bytes = kMaxSourceBytes;
-    if (read_regular_file(dir + "/package.json", &bytes, &err, o) != ReadStatus::ok) return names;
-    const json pkg = json::parse(bytes.view(), nullptr, false);
-    if (pkg.is_object() && pkg.contains("scripts") && pkg["scripts"].is_object())
-      for (auto it = pkg["scripts"].begin(); it != pkg["scripts"].end(); ++it)
-        names.insert(it.key());
-    return names;
+    if (read_regular_file(path, &bytes, &err, o) != ReadStatus::ok) return std::nullopt;
+    return std::string(bytes.view());
   };
   ctx.frame_pointers = [](const std::string &path, std::string *why) {
     return frame_pointers(path, why);
   };
   if (const char *path = getenv("PATH")) ctx.path_env = path;
+  if (const char *options = getenv("NODE_OPTIONS")) ctx.node_options = options;
   work_->queue([job] { job->failure = prepare_run(job->params, job->ctx, &job->plan); },
                [this, job, reply](const Failure *thrown) {
                  if (thrown) return reply.fail(*thrown);
@@ -377,6 +398,13 @@ void LspServer::tests_in_file(const std::string &uri, TestsDone done) {
           }
           text = bytes.view();
         }
+        NodeRunner runner = NodeRunner::node;
+        if (lang == TestLanguage::javascript) {
+          const std::string package = find_up(fs::path(path).parent_path(), {"package.json"});
+          runner =
+              detect_node_runner(text, package.empty() ? PackageJson{} : read_package_json(package))
+                  .runner;
+        }
         auto entry = [&](const FoundTest &t) {
           TestEntry e;
           e.kind = entry_kind(t.kind);
@@ -385,7 +413,7 @@ void LspServer::tests_in_file(const std::string &uri, TestsDone done) {
                      {t.range.end.line, t.range.end.character}};
           e.selection_range = {{t.selection.start.line, t.selection.start.character},
                                {t.selection.end.line, t.selection.end.character}};
-          e.run = run_params_for(t, path);
+          e.run = run_params_for(t, path, runner);
           return e;
         };
         TestsInFileResult &r = job->result;

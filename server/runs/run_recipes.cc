@@ -130,15 +130,6 @@ std::string fnv_hex(std::string_view s) {
   return buf;
 }
 
-std::string groovy_string(const std::string &s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\\' || c == '\'') out += '\\';
-    out += c;
-  }
-  return out + "'";
-}
-
 // The build of the project in `cwd`: "maven" (pom.xml), "gradle" (build.gradle[.kts],
 // settings.gradle[.kts]) or "" (neither).
 std::string detect_build(const RecipeContext &ctx, const std::string &cwd) {
@@ -158,6 +149,9 @@ std::string gradle_tool(const RunParams &p, const RecipeContext &ctx, const std:
 }
 
 std::string plan_java_test(const RunParams &p, const RecipeContext &ctx, RunPlan *plan) {
+  if (p.runner != "auto" && p.runner != "junit4" && p.runner != "junit5")
+    return "params.runner for java-test must be one of auto, junit4, junit5 (got '" + p.runner +
+           "')";
   if (!is_java_name(p.class_name, true))
     return p.class_name.empty() ? "params.class is required for java-test"
                                 : "params.class is not a Java class name: '" + p.class_name + "'";
@@ -188,7 +182,7 @@ std::string plan_java_test(const RunParams &p, const RecipeContext &ctx, RunPlan
     plan->family = RunFamily::gradle;
     std::string gradle = gradle_tool(p, ctx, plan->cwd);
     std::vector<std::string> quoted;
-    for (const std::string &f : flags) quoted.push_back(groovy_string(f));
+    for (const std::string &f : flags) quoted.push_back(backslash_quoted(f, '\''));
     RunFile init{plan->output_dir + "/" + ctx.run_id + "-init.gradle",
                  "// Written by hotlines for run " + ctx.run_id +
                      ": profiles the Test tasks of every project.\n"
@@ -535,7 +529,37 @@ bool has_line_starting(const std::string &out, std::string_view prefix) {
   return false;
 }
 
+// Whether a Jest, Vitest or Mocha summary says that no test ran: `Tests:  2 skipped, 2 total`
+// (Jest), `Tests  2 skipped (2)` (Vitest), `0 passing` (Mocha), and nothing failed.
+bool ran_no_test(const std::string &out) {
+  bool none = false;
+  for (size_t at = 0; at < out.size();) {
+    size_t nl = out.find('\n', at);
+    std::string_view line(out.data() + at, (nl == std::string::npos ? out.size() : nl) - at);
+    at = nl == std::string::npos ? out.size() : nl + 1;
+    while (!line.empty() && line.front() == ' ') line.remove_prefix(1);
+    const bool counts = line.rfind("Tests:", 0) == 0 || line.rfind("Tests  ", 0) == 0;
+    if (counts && line.find("passed") == std::string_view::npos &&
+        line.find("failed") == std::string_view::npos)
+      none = true;
+    if (line.rfind("0 passing", 0) == 0) none = true;
+    if (line.find(" failing") != std::string_view::npos ||
+        line.find(" failed") != std::string_view::npos)
+      return false; // a test or a suite failed: not a missing test
+  }
+  return none;
+}
+
 } // namespace
+
+std::string backslash_quoted(const std::string &s, char quote) {
+  std::string out(1, quote);
+  for (char c : s) {
+    if (c == '\\' || c == quote) out += '\\';
+    out += c;
+  }
+  return out + quote;
+}
 
 std::string build_run_plan(const RunParams &p, const RecipeContext &ctx, RunPlan *plan) {
   const std::string &root = ctx.workspace_root;
@@ -682,6 +706,8 @@ std::optional<RunError> diagnose_run(const RunPlan &plan, const RunOutcome &o,
     if (plan.label != "tests" && has_line_starting(out, "# pass 0") &&
         has_line_starting(out, "# fail 0"))
       return error("testNotFound", "node --test found no test named " + what);
+    if (plan.label != "tests" && ran_no_test(out))
+      return error("testNotFound", "the test runner found no test named " + what);
     if (contains(out, "error TS")) return error("buildFailed", "the TypeScript build failed");
     break;
   case RunFamily::gtest:

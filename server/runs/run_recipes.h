@@ -6,6 +6,7 @@
 
 #include "protocol/run_types.h"
 #include "server/runs/frame_pointers.h"
+#include "server/runs/node_runner.h"
 #include "server/runs/run_plan.h"
 
 #include <functional>
@@ -21,11 +22,14 @@ struct RecipeContext {
   std::string run_id;         // names files: "r1"
   std::string stamp;          // names files: "20250101-120000"
   std::function<bool(const std::string &path)> exists;
-  // The script names of the package.json in a folder (empty when none).
-  std::function<std::set<std::string>(const std::string &dir)> package_scripts;
+  // The package.json in a folder (found = false when none or unreadable).
+  std::function<PackageJson(const std::string &dir)> package_json;
+  // A source file's text (a test file, for its runner), or nullopt.
+  std::function<std::optional<std::string>(const std::string &path)> read_source;
   // Whether a program keeps frame pointers (perf runs; frame_pointers.h); null: unknown.
   std::function<FramePointers(const std::string &path, std::string *why)> frame_pointers;
-  std::string path_env; // the server's PATH, where a program without a '/' is looked up
+  std::string path_env;     // the server's PATH, where a program without a '/' is looked up
+  std::string node_options; // the server's NODE_OPTIONS (node runs add to it)
 };
 
 // Fills *plan or returns why the params cannot run (an InvalidParams message).
@@ -35,6 +39,10 @@ std::string build_run_plan(const RunParams &params, const RecipeContext &ctx, Ru
 // profile file exists and is not empty.
 std::optional<RunError> diagnose_run(const RunPlan &plan, const RunOutcome &outcome,
                                      bool profile_written);
+
+// `s` between two `quote` characters, `quote` and `\` escaped with a backslash: a Groovy
+// string ('…'), a NODE_OPTIONS value ("…", which node splits at spaces outside quotes).
+std::string backslash_quoted(const std::string &s, char quote);
 
 // The last `n` lines of `text` (without a trailing empty line).
 std::string last_lines(const std::string &text, size_t n);

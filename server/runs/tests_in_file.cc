@@ -2,6 +2,7 @@
 #include "server/runs/tests_in_file.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace hotlines {
 
@@ -329,36 +330,53 @@ bool go_test_name(std::string_view name, std::string_view prefix) {
   return name.size() == prefix.size() || !islower(static_cast<unsigned char>(name[prefix.size()]));
 }
 
-std::vector<FoundTest> go_tests(std::string_view text) {
-  std::vector<Token> t = tokenize(text, TestLanguage::go);
-  Positions pos(text);
-  std::vector<FoundTest> tests;
-  int depth = 0;
+// The tests of a file that `match` finds at its tokens: match(t, i, &test) fills the test's kind,
+// names and selection when t[i] starts one and returns the index of the bracket whose closing
+// one ends its range (from t[i]), or SIZE_MAX. `nested`: tests can hold tests (JavaScript's
+// describe and it), so the scan goes on inside a test rather than after it.
+template <typename Match>
+std::vector<FoundTest> scan_tests(std::string_view text, TestLanguage lang, bool nested,
+                                  Match match) {
+  const std::vector<Token> t = tokenize(text, lang);
+  const Positions pos(text);
+  std::vector<FoundTest> out;
   for (size_t i = 0; i < t.size(); i++) {
-    if (is(t[i], "{")) depth++;
-    if (is(t[i], "}")) depth--;
-    if (depth != 0 || !is(t[i], "func") || i + 2 >= t.size()) continue;
-    const Token &name = t[i + 1];
-    if (name.kind != Token::Kind::ident || !is(t[i + 2], "(")) continue; // methods, literals
-    bool test = go_test_name(name.text, "Test"), bench = go_test_name(name.text, "Benchmark");
-    if (!test && !bench) continue;
-    // (name *pkg.T) with T for tests and B for benchmarks.
-    size_t close = matching(t, i + 2);
-    if (close >= t.size() || close < i + 6) continue;
-    if (!is(t[close - 1], test ? "T" : "B") || !is(t[close - 2], ".") || !is(t[close - 4], "*"))
-      continue;
-    size_t body = close + 1;
-    if (body >= t.size() || !is(t[body], "{")) continue;
-    size_t end = matching(t, body);
     FoundTest f;
-    f.kind = test ? FoundTest::Kind::go_test : FoundTest::Kind::go_benchmark;
-    f.name = std::string(name.text);
-    f.selection = pos.range(name.begin, name.end);
-    f.range = pos.range(t[i].begin, end < t.size() ? t[end].end : text.size());
-    tests.push_back(std::move(f));
-    i = end < t.size() ? end : t.size();
+    const size_t open = match(t, i, pos, &f);
+    if (open == SIZE_MAX) continue;
+    const size_t close = matching(t, open);
+    f.range = pos.range(t[i].begin, close < t.size() ? t[close].end : text.size());
+    out.push_back(std::move(f));
+    if (!nested) i = close < t.size() ? close : t.size();
   }
-  return tests;
+  return out;
+}
+
+std::vector<FoundTest> go_tests(std::string_view text) {
+  int depth = 0;
+  return scan_tests(
+      text, TestLanguage::go, false,
+      [&](const std::vector<Token> &t, size_t i, const Positions &pos, FoundTest *f) -> size_t {
+        if (is(t[i], "{")) depth++;
+        if (is(t[i], "}")) depth--;
+        if (depth != 0 || !is(t[i], "func") || i + 2 >= t.size()) return SIZE_MAX;
+        const Token &name = t[i + 1];
+        if (name.kind != Token::Kind::ident || !is(t[i + 2], "("))
+          return SIZE_MAX; // methods, literals
+        bool test = go_test_name(name.text, "Test");
+        bool bench = go_test_name(name.text, "Benchmark");
+        if (!test && !bench) return SIZE_MAX;
+        // (name *pkg.T) with T for tests and B for benchmarks.
+        size_t close = matching(t, i + 2);
+        if (close >= t.size() || close < i + 6) return SIZE_MAX;
+        if (!is(t[close - 1], test ? "T" : "B") || !is(t[close - 2], ".") || !is(t[close - 4], "*"))
+          return SIZE_MAX;
+        if (close + 1 >= t.size() || !is(t[close + 1], "{")) return SIZE_MAX;
+        f->kind = test ? FoundTest::Kind::go_test : FoundTest::Kind::go_benchmark;
+        f->name = std::string(name.text);
+        f->selection = pos.range(name.begin, name.end);
+        return close + 1;
+      });
 }
 
 // The text of the string literal starting at s[at] ('…', "…", or `…` without ${}), or
@@ -377,57 +395,62 @@ bool string_literal(std::string_view s, size_t at, std::string *out) {
   return false;
 }
 
+bool before(const SourcePos &a, const SourcePos &b) {
+  return a.line != b.line ? a.line < b.line : a.character < b.character;
+}
+
+// Each test's `suite`: the names of the tests around it (describe blocks), outermost first.
+void name_suites(std::vector<FoundTest> *tests) {
+  std::vector<const FoundTest *> open; // the tests around the current one
+  for (FoundTest &f : *tests) {
+    while (!open.empty() && !before(f.range.start, open.back()->range.end)) open.pop_back();
+    for (const FoundTest *o : open) f.suite += (f.suite.empty() ? "" : " ") + o->name;
+    open.push_back(&f);
+  }
+}
+
 // test("name", …), it(…), describe(…), and test.only(…) and the like; not `x.test(…)`.
 std::vector<FoundTest> js_tests(std::string_view text) {
-  std::vector<Token> t = tokenize(text, TestLanguage::javascript);
-  Positions pos(text);
-  std::vector<FoundTest> out;
-  for (size_t i = 0; i + 1 < t.size(); i++) {
-    if (t[i].kind != Token::Kind::ident ||
-        !(is(t[i], "test") || is(t[i], "it") || is(t[i], "describe")))
-      continue;
-    if (i > 0 && (is(t[i - 1], ".") || is(t[i - 1], "function"))) continue;
-    size_t open = i + 1;
-    if (is(t[open], ".") && open + 2 < t.size() && t[open + 1].kind == Token::Kind::ident &&
-        (is(t[open + 1], "only") || is(t[open + 1], "skip") || is(t[open + 1], "todo") ||
-         is(t[open + 1], "concurrent")))
-      open += 2;
-    if (!is(t[open], "(")) continue;
-    size_t arg = t[open].end;
-    while (arg < text.size() && isspace(static_cast<unsigned char>(text[arg]))) arg++;
-    FoundTest f;
-    f.kind = FoundTest::Kind::node_test;
-    if (!string_literal(text, arg, &f.name) || f.name.empty()) continue;
-    const size_t close = matching(t, open);
-    f.range = pos.range(t[i].begin, close < t.size() ? t[close].end : text.size());
-    f.selection = pos.range(t[i].begin, t[i].end);
-    out.push_back(std::move(f));
-  }
+  std::vector<FoundTest> out = scan_tests(
+      text, TestLanguage::javascript, true,
+      [&](const std::vector<Token> &t, size_t i, const Positions &pos, FoundTest *f) -> size_t {
+        if (i + 1 >= t.size() || t[i].kind != Token::Kind::ident ||
+            !(is(t[i], "test") || is(t[i], "it") || is(t[i], "describe")))
+          return SIZE_MAX;
+        if (i > 0 && (is(t[i - 1], ".") || is(t[i - 1], "function"))) return SIZE_MAX;
+        size_t open = i + 1;
+        if (is(t[open], ".") && open + 2 < t.size() && t[open + 1].kind == Token::Kind::ident &&
+            (is(t[open + 1], "only") || is(t[open + 1], "skip") || is(t[open + 1], "todo") ||
+             is(t[open + 1], "concurrent")))
+          open += 2;
+        if (!is(t[open], "(")) return SIZE_MAX;
+        size_t arg = t[open].end;
+        while (arg < text.size() && isspace(static_cast<unsigned char>(text[arg]))) arg++;
+        f->kind = FoundTest::Kind::node_test;
+        if (!string_literal(text, arg, &f->name) || f->name.empty()) return SIZE_MAX;
+        f->selection = pos.range(t[i].begin, t[i].end);
+        return open;
+      });
+  name_suites(&out);
   return out;
 }
 
 // TEST(Suite, Name) and TEST_F(Fixture, Name) with a body, at any depth outside other bodies
 // (namespaces are fine).
 std::vector<FoundTest> gtests(std::string_view text) {
-  std::vector<Token> t = tokenize(text, TestLanguage::cpp);
-  Positions pos(text);
-  std::vector<FoundTest> tests;
-  for (size_t i = 0; i + 6 < t.size(); i++) {
-    if (!(is(t[i], "TEST") || is(t[i], "TEST_F")) || !is(t[i + 1], "(") ||
-        t[i + 2].kind != Token::Kind::ident || !is(t[i + 3], ",") ||
-        t[i + 4].kind != Token::Kind::ident || !is(t[i + 5], ")") || !is(t[i + 6], "{"))
-      continue;
-    size_t end = matching(t, i + 6);
-    FoundTest f;
-    f.kind = FoundTest::Kind::gtest;
-    f.class_name = std::string(t[i + 2].text);
-    f.name = std::string(t[i + 4].text);
-    f.selection = pos.range(t[i + 4].begin, t[i + 4].end);
-    f.range = pos.range(t[i].begin, end < t.size() ? t[end].end : text.size());
-    tests.push_back(std::move(f));
-    i = end < t.size() ? end : t.size();
-  }
-  return tests;
+  return scan_tests(
+      text, TestLanguage::cpp, false,
+      [](const std::vector<Token> &t, size_t i, const Positions &pos, FoundTest *f) -> size_t {
+        if (i + 6 >= t.size() || !(is(t[i], "TEST") || is(t[i], "TEST_F")) || !is(t[i + 1], "(") ||
+            t[i + 2].kind != Token::Kind::ident || !is(t[i + 3], ",") ||
+            t[i + 4].kind != Token::Kind::ident || !is(t[i + 5], ")") || !is(t[i + 6], "{"))
+          return SIZE_MAX;
+        f->kind = FoundTest::Kind::gtest;
+        f->class_name = std::string(t[i + 2].text);
+        f->name = std::string(t[i + 4].text);
+        f->selection = pos.range(t[i + 4].begin, t[i + 4].end);
+        return i + 6;
+      });
 }
 
 } // namespace

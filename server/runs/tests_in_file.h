@@ -31,6 +31,9 @@ struct FoundTest {
   // The method or function name ("main" for java_main; the class's own for junit_class).
   // JavaScript: the test's name as written in its string.
   std::string name;
+  // JavaScript: the names of the describe (test, it) calls around it, outermost first, joined
+  // by spaces: `suite + " " + name` is the full name Jest, Vitest and Mocha match.
+  std::string suite;
   SourceRange range;     // first annotation, modifier or `func` (the call) through the closing
                          // brace (parenthesis)
   SourceRange selection; // the name (`test`, `it`, `describe`)

@@ -7,6 +7,10 @@ Usage: cpuprofile_lines.py PROFILE...   prints JSON {"samples", "total_ns",
                                         "lines": {"FILE:LINE": [samples, ns]}}
 (several profiles, one per process of a run: their sums)
 
+A profile X.cpuprofile written by hotlines' preload has X.scripts.json beside it: the source map
+URL each script was compiled with ({"scripts": [{"url", "sourceMapURL"}]}, for code a test runner
+transformed in memory); those are used instead of the comment in the file on disk.
+
 The rules (README, "Formats"): samples in time order; each lasts until the next one (the last
 until endTime); a node's samples take the lines of its positionTicks in time order, in the
 order listed, ticks times each, and any left over its function's first line. A line maps
@@ -51,6 +55,7 @@ def decode_mappings(text):
 
 
 MAPS = {}
+KNOWN = {}  # url -> sourceMapURL, from the profiles' .scripts.json files
 
 
 def script_path(url):
@@ -64,24 +69,42 @@ def source_map(url):
         return MAPS[url]
     MAPS[url] = None
     path = script_path(url)
-    if not path or not os.path.isfile(path):
+    if not path:
         return None
-    with open(path, encoding="utf-8", errors="replace") as f:
-        script = f.read()
-    at = script.rfind("//# sourceMappingURL=")
-    if at < 0:
-        return None
-    ref = script[at + len("//# sourceMappingURL="):].split()[0]
+    if url in KNOWN:
+        ref = KNOWN[url]
+    else:
+        if not os.path.isfile(path):
+            return None
+        with open(path, encoding="utf-8", errors="replace") as f:
+            script = f.read()
+        at = script.rfind("//# sourceMappingURL=")
+        if at < 0:
+            return None
+        ref = script[at + len("//# sourceMappingURL="):].split()[0]
     if ref.startswith("data:"):
         doc, map_dir = json.loads(base64.b64decode(ref.split(",", 1)[1])), os.path.dirname(path)
     else:
         map_path = os.path.normpath(os.path.join(os.path.dirname(path), urllib.parse.unquote(ref)))
-        with open(map_path) as f:
-            doc = json.load(f)
+        try:  # a map that cannot be read leaves the script unmapped (hotlines warns)
+            with open(map_path) as f:
+                doc = json.load(f)
+        except (OSError, ValueError):
+            return None
         map_dir = os.path.dirname(map_path)
-    root = doc.get("sourceRoot") or ""
-    sources = [os.path.normpath(os.path.join(map_dir, root + s)) for s in doc["sources"]]
-    MAPS[url] = (sources, decode_mappings(doc["mappings"]))
+    sources, lines = [], []
+    for section in doc.get("sections") or [{"offset": {"line": 0, "column": 0}, "map": doc}]:
+        part, off = section["map"], section["offset"]
+        root = part.get("sourceRoot") or ""
+        base = len(sources)
+        sources += [os.path.normpath(os.path.join(map_dir, root + s)) for s in part["sources"]]
+        for i, segs in enumerate(decode_mappings(part["mappings"])):
+            at = off["line"] + i
+            lines += [[] for _ in range(at + 1 - len(lines))]
+            shift = off["column"] if i == 0 else 0
+            lines[at] = sorted(lines[at] + [(c + shift, None if s is None else s + base, l)
+                                            for c, s, l in segs], key=lambda s: s[0])
+    MAPS[url] = (sources, lines)
     return MAPS[url]
 
 
@@ -110,6 +133,11 @@ def place(frame, line0, column, start=False):
 def add(path, lines, used, totals):
     with open(path) as f:
         prof = json.load(f)
+    sidecar = path[: -len(".cpuprofile")] + ".scripts.json"
+    if path.endswith(".cpuprofile") and os.path.isfile(sidecar):
+        with open(sidecar) as f:
+            for script in json.load(f)["scripts"]:
+                KNOWN.setdefault(script["url"], script["sourceMapURL"])
     nodes = {n["id"]: n for n in prof["nodes"]}
     times, t = [], prof["startTime"]
     for d in prof["timeDeltas"]:

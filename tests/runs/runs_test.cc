@@ -270,16 +270,14 @@ protected:
     return (dir_ / "settings.xml").string();
   }
 
-  // node-shop's TypeScript sources, tests and package files, with its npm packages (typescript,
-  // esbuild, @types/node) installed from package-lock.json.
-  fs::path copy_node_shop() {
-    fs::path root = dir_ / "node-shop";
+  // A Node fixture's `entries` (files and folders) with its npm packages installed from
+  // package-lock.json: node-shop (typescript, esbuild, @types/node), node-runners (jest,
+  // vitest, mocha).
+  fs::path copy_node_fixture(const std::string &name, std::initializer_list<const char *> entries) {
+    fs::path root = dir_ / name;
     fs::create_directories(root);
-    for (const char *f : {"package.json", "package-lock.json", "tsconfig.json"})
-      fs::copy(test::fixture_path(std::string("node-shop/") + f), root / f);
-    for (const char *d : {"src", "test"})
-      fs::copy(test::fixture_path(std::string("node-shop/") + d), root / d,
-               fs::copy_options::recursive);
+    for (const char *f : entries)
+      fs::copy(test::fixture_path(name + "/" + f), root / f, fs::copy_options::recursive);
     int status = -1;
     std::string out = test::run_command("cd " + root.string() +
                                             " && npm ci --no-audit --no-fund --prefer-offline "
@@ -287,6 +285,10 @@ protected:
                                         &status);
     EXPECT_EQ(status, 0) << out;
     return root;
+  }
+  fs::path copy_node_shop() {
+    return copy_node_fixture("node-shop",
+                             {"package.json", "package-lock.json", "tsconfig.json", "src", "test"});
   }
 
   json classpath(const fs::path &root) const {
@@ -955,15 +957,38 @@ TEST_F(Runs, TerminationSignalKillsRunningRuns) {
   client_.reset();
 }
 
-// The oracle's per-line [samples, ns] over every .cpuprofile of a run's folder.
+// The oracle's per-line [samples, ns] over every .cpuprofile of a run's folder (it reads the
+// .scripts.json beside each one itself).
 json cpuprofile_oracle(const fs::path &folder) {
   std::string cmd =
       "python3 " + std::string(HOTLINES_SOURCE_DIR) + "/tests/oracles/cpuprofile_lines.py";
-  for (const auto &e : fs::directory_iterator(folder)) cmd += " " + e.path().string();
+  for (const auto &e : fs::directory_iterator(folder))
+    if (e.path().extension() == ".cpuprofile") cmd += " " + e.path().string();
   int status = -1;
   std::string out = test::run_command(cmd, &status);
   EXPECT_EQ(status, 0) << out;
   return json::parse(out, nullptr, false);
+}
+
+// The hotlines/fileAnnotations of `source` in profile `profile_id`: every line's self samples
+// and time must equal the oracle's; returns the line with the most self time (null if none).
+// *compared: how many lines were compared.
+json hottest_line_as_oracle(LspClient &c, const std::string &source, const json &profile_id,
+                            const json &oracle, int64_t *compared) {
+  json ann =
+      c.result(c.request("hotlines/fileAnnotations", {{"textDocument", {{"uri", file_uri(source)}}},
+                                                      {"profileId", profile_id}}));
+  EXPECT_FALSE(ann["lines"].empty()) << ann.dump();
+  json hottest;
+  for (const json &l : ann["lines"]) {
+    const std::string key = source + ":" + std::to_string(l["line"].get<int>());
+    const json want = oracle["lines"].contains(key) ? oracle["lines"][key] : json{0, 0};
+    EXPECT_EQ(l["self"]["count"], want[0]) << key;
+    EXPECT_EQ(l["self"]["value"], want[1]) << key;
+    ++*compared;
+    if (hottest.is_null() || l["self"]["value"] > hottest["self"]["value"]) hottest = l;
+  }
+  return hottest;
 }
 
 // A node:test test of a TypeScript project, as its "Profile" lens runs it: the package's build
@@ -984,6 +1009,7 @@ TEST_F(Runs, NodeTestOfATypeScriptTest) {
   EXPECT_EQ(r["tests"][0]["range"],
             json::parse(R"({"start":{"line":5,"character":0},"end":{"line":9,"character":2}})"));
   EXPECT_EQ(r["tests"][0]["run"], (json{{"recipe", "node-test"},
+                                        {"runner", "node"},
                                         {"test", "total is stable"},
                                         {"file", (root / "test/cart.test.ts").string()},
                                         {"cwd", root.string()}}));
@@ -1001,21 +1027,9 @@ TEST_F(Runs, NodeTestOfATypeScriptTest) {
 
   json oracle = cpuprofile_oracle(folder);
   const std::string pricing = (root / "src/pricing.ts").string();
-  json ann = c.result(c.request("hotlines/fileAnnotations",
-                                {{"textDocument", {{"uri", file_uri(root / "src/pricing.ts")}}},
-                                 {"profileId", done["profileId"]}}));
-  ASSERT_FALSE(ann["lines"].empty()) << ann.dump();
   int64_t compared = 0;
-  json hottest;
-  for (const json &l : ann["lines"]) {
-    const std::string key = pricing + ":" + std::to_string(l["line"].get<int>());
-    const json want = oracle["lines"].contains(key) ? oracle["lines"][key] : json{0, 0};
-    EXPECT_EQ(l["self"]["count"], want[0]) << key;
-    EXPECT_EQ(l["self"]["value"], want[1]) << key;
-    compared++;
-    if (hottest.is_null() || l["self"]["value"] > hottest["self"]["value"]) hottest = l;
-  }
-  EXPECT_EQ(hottest["line"], 12) << ann.dump(); // discount's loop body
+  json hottest = hottest_line_as_oracle(c, pricing, done["profileId"], oracle, &compared);
+  EXPECT_EQ(hottest["line"], 12) << hottest.dump(); // discount's loop body
   std::cout << "node-test 'total is stable': " << done["durationMs"] << " ms, pricing.ts:12 self "
             << hottest["self"].dump() << ", oracle " << oracle["lines"][pricing + ":12"].dump()
             << ", " << compared << " lines compared\n";
@@ -1030,6 +1044,103 @@ TEST_F(Runs, NodeTestOfATypeScriptTest) {
 
   // A name no test has.
   done = run({{"recipe", "node-test"}, {"test", "no such test"}}, 300, &id);
+  ASSERT_FALSE(done.is_null());
+  EXPECT_EQ(done["error"]["kind"], "testNotFound") << done.dump() << output_of(id);
+}
+
+// Jest, Vitest and Mocha tests of node-runners, as their "Profile" lenses run them: the
+// project's own runner with the test's full name ("suite test"), the hotlines preload in
+// NODE_OPTIONS. Jest (babel-jest) and Vitest (esbuild, TypeScript) run code transformed in
+// memory, whose lines are not the file's (babel prints cart.js's WEIGHTS array on one line,
+// esbuild drops pricing.ts's types): the profile lands on the lines as written only through
+// the maps the preload recorded. Each run's lines equal the oracle's reading of its
+// .cpuprofile files, the hot loop's line is first, and the other test of the file did not
+// run (its loop has no sample).
+TEST_F(Runs, NodeTestOfJestVitestAndMochaTests) {
+  fs::path root = copy_node_fixture(
+      "node-runners", {"package.json", "package-lock.json", "src", "jest", "vitest", "mocha"});
+  LspClient &c = start_server(root);
+  struct Case {
+    const char *file, *runner, *name, *full, *source;
+    int hot, cold;   // the tested loop's line; the other test's loop line
+    const char *ran; // the runner's summary of one test run, one skipped
+  };
+  for (const Case &k : {
+           Case{"jest/cart.test.js", "jest", "total of (many) rounds?",
+                "cart total of (many) rounds?", "src/cart.js", 21, 35,
+                "Tests:       1 skipped, 1 passed, 2 total"},
+           Case{"vitest/pricing.test.ts", "vitest", "price of (many) items?",
+                "pricing price of (many) items?", "src/pricing.ts", 17, 29,
+                "Tests  1 passed | 1 skipped (2)"},
+           Case{"mocha/tally.test.js", "mocha", "counts (many) votes?",
+                "tally counts (many) votes?", "src/tally.js", 9, 19, "1 passing"},
+       }) {
+    SCOPED_TRACE(k.runner);
+    json r = c.result(
+        c.request("hotlines/testsInFile", {{"textDocument", {{"uri", file_uri(root / k.file)}}}}));
+    ASSERT_EQ(r["tests"].size(), 3u) << r.dump();
+    EXPECT_EQ(r["tests"][1]["name"], k.name);
+    const json want = {{"recipe", "node-test"},
+                       {"runner", k.runner},
+                       {"test", k.full},
+                       {"file", (root / k.file).string()},
+                       {"cwd", root.string()}};
+    EXPECT_EQ(r["tests"][1]["run"], want);
+    std::string id;
+    json done = run(r["tests"][1]["run"], 300, &id);
+    ASSERT_FALSE(done.is_null());
+    const std::string out = output_of(id);
+    EXPECT_FALSE(done.contains("error")) << done.dump() << out;
+    ASSERT_TRUE(done["profileId"].is_string()) << done.dump() << out;
+    EXPECT_NE(out.find(std::string("runner: ") + k.runner + " (params.runner)"), std::string::npos)
+        << out;
+    EXPECT_NE(out.find(std::string("node_modules/.bin/") + k.runner), std::string::npos) << out;
+    EXPECT_NE(out.find(k.ran), std::string::npos) << out;
+
+    json oracle = cpuprofile_oracle(done["profilePath"].get<std::string>());
+    const std::string source = (root / k.source).string();
+    int64_t compared = 0;
+    json hottest = hottest_line_as_oracle(c, source, done["profileId"], oracle, &compared);
+    EXPECT_EQ(hottest["line"], k.hot) << hottest.dump();
+    const json hot = oracle["lines"].value(source + ":" + std::to_string(k.hot), json{0, 0});
+    EXPECT_GE(hot[0].get<int64_t>(), 50) << hot; // 600 ms of the loop, 1 ms samples
+    EXPECT_FALSE(oracle["lines"].contains(source + ":" + std::to_string(k.cold)))
+        << oracle["lines"].dump();
+    std::cout << k.runner << " '" << k.full << "': " << done["durationMs"] << " ms, " << k.source
+              << ":" << k.hot << " self " << hottest["self"].dump() << ", oracle " << hot.dump()
+              << ", " << compared << " lines compared\n";
+  }
+
+  // The package's tests as a whole: `npm test` (vitest run vitest/) under the preload, which
+  // reaches Vitest's forked worker through npm and Vitest; both tests of pricing.test.ts run.
+  std::string id;
+  json done = run({{"recipe", "node-test"}}, 300, &id);
+  ASSERT_FALSE(done.is_null());
+  const std::string out = output_of(id);
+  EXPECT_FALSE(done.contains("error")) << done.dump() << out;
+  EXPECT_NE(out.find("runner: npm (no test file or name: the package's test script)"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("$ npm test"), std::string::npos) << out;
+  EXPECT_NE(out.find("Tests  2 passed (2)"), std::string::npos) << out;
+  json oracle = cpuprofile_oracle(done["profilePath"].get<std::string>());
+  const std::string pricing = (root / "src/pricing.ts").string();
+  int64_t compared = 0;
+  json hottest = hottest_line_as_oracle(c, pricing, done["profileId"], oracle, &compared);
+  const json price = oracle["lines"].value(pricing + ":17", json{0, 0});
+  const json rebate = oracle["lines"].value(pricing + ":29", json{0, 0});
+  EXPECT_GE(price[0].get<int64_t>(), 50) << oracle["lines"].dump();
+  EXPECT_GE(rebate[0].get<int64_t>(), 50) << oracle["lines"].dump();
+  EXPECT_TRUE(hottest["line"] == 17 || hottest["line"] == 29) << hottest.dump();
+  std::cout << "npm test: " << done["durationMs"] << " ms, pricing.ts:17 " << price.dump()
+            << ", pricing.ts:29 " << rebate.dump() << ", " << compared << " lines compared\n";
+
+  // A name no test has.
+  done = run({{"recipe", "node-test"},
+              {"runner", "mocha"},
+              {"file", (root / "mocha/tally.test.js").string()},
+              {"test", "tally nothing"}},
+             300, &id);
   ASSERT_FALSE(done.is_null());
   EXPECT_EQ(done["error"]["kind"], "testNotFound") << done.dump() << output_of(id);
 }

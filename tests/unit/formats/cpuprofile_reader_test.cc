@@ -296,3 +296,78 @@ TEST(HeapProfile, SamplesAreAllocationsInBytes) {
 }
 
 } // namespace
+
+// The hotlines preload's files: `hotlines-<pid>-<thread>-<ms>.cpuprofile` with a
+// `.scripts.json` beside it naming the map a script was compiled with (a runner's in-memory
+// transform). That map is used, not the file on disk (which has none: the original source);
+// threads are `pid N` (`pid N worker T`); a .scripts.json of the wrong shape is a warning that
+// names where.
+TEST(CpuProfileFolder, PreloadScriptsMapsAndNames) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("hotlines-preload-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "p" / "src");
+  const std::string script = (dir / "p" / "src" / "cart.js").string();
+  std::ofstream(script) << "// the original source, no map comment\n";
+  // Generated line 2 (0-based 1) -> cart.js line 6 (0-based 5), as babel moves lines.
+  const std::string b64 =
+      "eyJ2ZXJzaW9uIjozLCJzb3VyY2VzIjpbImNhcnQuanMiXSwibWFwcGluZ3MiOiI7QUFLQSJ9";
+  const std::string url = "file://" + script;
+  std::ofstream(dir / "hotlines-42-0-1700000000000.cpuprofile")
+      << R"({"nodes":[{"id":1,"callFrame":{"functionName":"f","url":")" + url +
+             R"(","lineNumber":1,"columnNumber":0}}],"startTime":0,"endTime":10,)"
+             R"("samples":[1],"timeDeltas":[1]})";
+  std::ofstream(dir / "hotlines-42-0-1700000000000.scripts.json")
+      << R"({"scripts":[{"url":")" + url +
+             R"(","sourceMapURL":"data:application/json;charset=utf-8;base64,)" + b64 + R"("}]})";
+  std::ofstream(dir / "hotlines-42-3-1700000000001.cpuprofile") << one_sample(url, 0, 5);
+  std::ofstream(dir / "hotlines-42-3-1700000000001.scripts.json") << R"({"scripts":[{"url":1}]})";
+  LoadResult r = load_profile_file(dir.string());
+  ASSERT_TRUE(r.ok()) << r.describe();
+  const Profile &p = *r.profile;
+  std::vector<std::string> threads;
+  for (const Thread &t : p.threads) threads.push_back(std::string(p.str(t.name)));
+  EXPECT_EQ(threads, (std::vector<std::string>{"pid 42", "pid 42 worker 3"}));
+  ASSERT_EQ(p.events[0].samples.size(), 2u);
+  const Frame &mapped = p.frames[p.stack_frame[p.events[0].samples.stack[0]]];
+  EXPECT_EQ(mapped.line, 6);
+  EXPECT_EQ(p.str(p.functions[mapped.function].file), script);
+  ASSERT_EQ(p.metadata.warnings.size(), 1u);
+  EXPECT_EQ(p.metadata.warnings[0].message,
+            "source maps of hotlines-42-3-1700000000001.cpuprofile: " +
+                (dir / "hotlines-42-3-1700000000001.scripts.json").string() +
+                ": scripts[0] is not {\"url\": string, \"sourceMapURL\": string}");
+  fs::remove_all(dir);
+}
+
+// An index map: each section's map shifted to its offset (line; column on its first line).
+TEST(SourceMap, IndexMapSections) {
+  SourceMap m;
+  ASSERT_EQ(m.parse(R"({"version":3,"sections":[
+      {"offset":{"line":0,"column":0},"map":{"version":3,"sources":["a.ts"],"mappings":"AAAA;AACA"}},
+      {"offset":{"line":1,"column":10},"map":{"version":3,"sources":["b.ts"],"mappings":"AAKA;EACA"}}]})",
+                    "/p"),
+            "");
+  ASSERT_EQ(m.sources().size(), 2u);
+  EXPECT_EQ(m.sources()[1], "/p/b.ts");
+  EXPECT_EQ(m.find(0, 0)->line, 0);
+  EXPECT_EQ(m.find(1, 3)->line, 1); // a.ts's line 1, before b's column 10
+  EXPECT_EQ(m.find(1, 3)->source, 0u);
+  EXPECT_EQ(m.find(1, 12)->source, 1u);
+  EXPECT_EQ(m.find(1, 12)->line, 5);
+  EXPECT_EQ(m.find(2, 2)->line, 6); // b's second line, its column not shifted
+  EXPECT_EQ(m.find(2, -1)->source, 1u);
+  SourceMap bad;
+  EXPECT_EQ(
+      bad.parse(R"({"version":3,"sections":[{"offset":{"line":0,"column":0},"url":"x.map"}]})",
+                "/p"),
+      "sections[0].map: expected an object (a section's `url` is not read)");
+  EXPECT_EQ(
+      bad.parse(R"({"version":3,"sections":[{"offset":{"line":-1,"column":0},"map":{}}]})", "/p"),
+      "sections[0].offset: expected {line, column}, integers >= 0");
+  EXPECT_EQ(
+      bad.parse(
+          R"({"version":3,"sections":[{"offset":{"line":0,"column":0},"map":{"version":3,"sources":[],"mappings":"","sections":[]}}]})",
+          "/p"),
+      "sections[0].map: an index map inside an index map");
+}

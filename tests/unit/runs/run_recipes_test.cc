@@ -586,7 +586,12 @@ TEST(RunRecipes, NodeTestRunsTheBuildThenNodeTestWithCpuProf) {
   ctx.run_id = "r1";
   ctx.stamp = "s";
   ctx.exists = [](const std::string &) { return false; };
-  ctx.package_scripts = [](const std::string &) { return std::set<std::string>{"build", "test"}; };
+  ctx.package_json = [](const std::string &) {
+    PackageJson pkg;
+    pkg.found = true;
+    pkg.scripts = {{"build", "tsc -p ."}, {"test", "node --test dist/test/"}};
+    return pkg;
+  };
   RunPlan plan;
   ASSERT_EQ(build_run_plan(p, ctx, &plan), "");
   EXPECT_EQ(plan.profile_path, "/w/shop/.hotlines/total__is__stable-s-r1.cpuprofiles");
@@ -606,6 +611,89 @@ TEST(RunRecipes, NodeTestRunsTheBuildThenNodeTestWithCpuProf) {
   p.file.clear();
   RunPlan none;
   EXPECT_NE(build_run_plan(p, ctx, &none), "");
+}
+
+// Jest, Vitest and Mocha run from the package's node_modules/.bin with the test's full name
+// as an anchored pattern; the preload is written into the output folder and added to the
+// NODE_OPTIONS the run would have had; no build step.
+TEST(RunRecipes, NodeTestRunsJestVitestMochaWithThePreload) {
+  RunParams p;
+  p.recipe = "node-test";
+  p.test = "cart total (of) 3?";
+  p.file = "/w/shop/test/cart.test.js";
+  p.env = {{"NODE_OPTIONS", "--max-old-space-size=512"}};
+  RecipeContext ctx;
+  ctx.workspace_root = "/w/shop/pkg";
+  ctx.run_id = "r2";
+  ctx.stamp = "s";
+  ctx.exists = [](const std::string &f) { return f.rfind("/w/shop/node_modules/.bin/", 0) == 0; };
+  ctx.package_json = [](const std::string &) {
+    PackageJson pkg;
+    pkg.scripts = {{"build", "tsc"}, {"test", "jest"}};
+    pkg.dependencies = {"jest", "mocha"};
+    return pkg;
+  };
+  ctx.read_source = [](const std::string &) { return std::string("test('x', () => {})"); };
+  const std::string pattern = "^cart total \\(of\\) 3\\?( |$)";
+  RunPlan jest;
+  ASSERT_EQ(build_run_plan(p, ctx, &jest), "");
+  ASSERT_EQ(jest.steps.size(), 1u);
+  EXPECT_EQ(jest.steps[0].argv,
+            (std::vector<std::string>{"node", "/w/shop/node_modules/.bin/jest", "--runTestsByPath",
+                                      p.file, "--testNamePattern", pattern}));
+  EXPECT_EQ(jest.notes, std::vector<std::string>{"runner: jest (package.json's test script "
+                                                 "runs jest)"});
+  ASSERT_EQ(jest.files.size(), 1u);
+  EXPECT_EQ(jest.files[0].path, "/w/shop/pkg/.hotlines/r2-cpuprofile-preload.js");
+  EXPECT_NE(jest.files[0].content.find("HOTLINES_CPUPROFILE_DIR"), std::string::npos);
+  EXPECT_EQ(jest.remove_after, std::vector<std::string>{jest.files[0].path});
+  EXPECT_EQ(
+      jest.env["NODE_OPTIONS"],
+      "--max-old-space-size=512 --require \"/w/shop/pkg/.hotlines/r2-cpuprofile-preload.js\"");
+  EXPECT_EQ(jest.env["HOTLINES_CPUPROFILE_DIR"], jest.profile_path);
+
+  p.runner = "vitest";
+  RunPlan vitest;
+  ASSERT_EQ(build_run_plan(p, ctx, &vitest), "");
+  EXPECT_EQ(vitest.steps[0].argv,
+            (std::vector<std::string>{"node", "/w/shop/node_modules/.bin/vitest", "run", p.file,
+                                      "--testNamePattern", pattern}));
+  EXPECT_EQ(vitest.notes, std::vector<std::string>{"runner: vitest (params.runner)"});
+  p.runner = "mocha";
+  p.env.clear();
+  ctx.node_options = "--trace-warnings";
+  RunPlan mocha;
+  ASSERT_EQ(build_run_plan(p, ctx, &mocha), "");
+  EXPECT_EQ(mocha.steps[0].argv,
+            (std::vector<std::string>{"node", "/w/shop/node_modules/.bin/mocha", p.file, "--grep",
+                                      pattern}));
+  EXPECT_EQ(mocha.env["NODE_OPTIONS"].rfind("--trace-warnings --require \"", 0), 0u);
+
+  // npm test: the package's build first, then its test script under the preload.
+  p.runner = "auto";
+  p.test.clear();
+  p.file.clear();
+  RunPlan npm;
+  ASSERT_EQ(build_run_plan(p, ctx, &npm), "");
+  ASSERT_EQ(npm.steps.size(), 2u);
+  EXPECT_EQ(npm.steps[0].argv, (std::vector<std::string>{"npm", "run", "--silent", "build"}));
+  EXPECT_EQ(npm.steps[1].argv, (std::vector<std::string>{"npm", "test"}));
+  EXPECT_EQ(npm.notes, std::vector<std::string>{
+                           "runner: npm (no test file or name: the package's test script)"});
+
+  // Not installed; a Java runner name.
+  p.runner = "vitest";
+  p.file = "/w/shop/test/cart.test.js";
+  ctx.exists = [](const std::string &) { return false; };
+  RunPlan missing;
+  EXPECT_EQ(build_run_plan(p, ctx, &missing),
+            "vitest is not installed for /w/shop/pkg: no node_modules/.bin/vitest there or above "
+            "(npm install it, or give params.runner)");
+  p.runner = "junit4";
+  RunPlan java;
+  EXPECT_EQ(build_run_plan(p, ctx, &java),
+            "params.runner for node-test must be one of auto, node, jest, vitest, mocha, npm "
+            "(got 'junit4')");
 }
 
 } // namespace hotlines

@@ -282,6 +282,30 @@ TEST(TestsInFile, JavaScriptTestsItsAndDescribes) {
   EXPECT_EQ(t[1].range.end.line, 7);
   EXPECT_EQ(t[2].name, "has a line");
   EXPECT_EQ(t[2].selection.start.character, 2);
+  EXPECT_EQ(t[0].suite, "");
+  EXPECT_EQ(t[1].suite, "");
+  EXPECT_EQ(t[2].suite, "receipt");
+}
+
+// The suite of a test is the describe blocks around it, outermost first; a block that closed
+// is not the suite of the next one.
+TEST(TestsInFile, JavaScriptSuites) {
+  const std::string text = "describe('cart', () => {\n"
+                           "  describe('totals', () => {\n"
+                           "    it('adds (tax)?', () => {});\n"
+                           "  });\n"
+                           "  test('empty', () => {});\n"
+                           "});\n"
+                           "it('alone', () => {});\n";
+  std::vector<std::pair<std::string, std::string>> suites_and_names;
+  for (const FoundTest &f : find_tests(TestLanguage::javascript, text))
+    suites_and_names.emplace_back(f.suite, f.name);
+  EXPECT_EQ(suites_and_names,
+            (std::vector<std::pair<std::string, std::string>>{{"", "cart"},
+                                                              {"cart", "totals"},
+                                                              {"cart totals", "adds (tax)?"},
+                                                              {"cart", "empty"},
+                                                              {"", "alone"}}));
 }
 
 } // namespace hotlines
