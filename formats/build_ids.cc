@@ -4,6 +4,7 @@
 #include <elfutils/libdwelf.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -40,10 +41,15 @@ void BuildIds::parse_list(std::string_view text) {
 
 std::string BuildIds::of_file(const std::string &path) {
   static const bool ready = elf_version(EV_CURRENT) != EV_NONE;
-  int fd = ready ? open(path.c_str(), O_RDONLY | O_CLOEXEC) : -1;
+  // O_NONBLOCK: a path perf named may be a FIFO, which must not block the load; only a regular
+  // file is read.
+  int fd = ready ? open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
   if (fd < 0) return {};
+  struct stat st;
   std::string hex;
-  if (Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr)) {
+  Elf *elf = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? elf_begin(fd, ELF_C_READ_MMAP, nullptr)
+                                                        : nullptr;
+  if (elf) {
     const void *id = nullptr;
     ssize_t n = dwelf_elf_gnu_build_id(elf, &id);
     static const char digits[] = "0123456789abcdef";
