@@ -106,3 +106,21 @@ TEST(LineIterator, PerfScriptStreamedIsTheSameProfile) {
     EXPECT_EQ(streamed.profile->metadata.producer, memory.profile->metadata.producer);
   }
 }
+
+// A streamed perf script text: progress is how far the samples' times are between the first
+// and last sample times of its header.
+TEST(LineIterator, PerfScriptStreamedProgressByTime) {
+  std::string text = "# time of first sample : 10.000000\n# time of last sample : 14.000000\n";
+  for (int i = 0; i < 70000; i++)
+    text += "shop 1/1 " + std::string(i < 65530 ? "11" : "13") +
+            ".000000: 1 cpu-clock: 10 main+0x1 (/a)\n";
+  std::vector<double> progress;
+  LoadOptions o;
+  o.progress = [&](double f) { progress.push_back(f); };
+  LineIterator it(chunks(text, 65536), o);
+  LoadResult r = read_perf_script(it, o, nullptr);
+  ASSERT_TRUE(r.ok()) << r.describe();
+  EXPECT_EQ(r.profile->events[0].total_count, 70000);
+  // Polled before line 65536, the 65534th sample's (time 13 of 10..14).
+  EXPECT_EQ(progress, std::vector<double>{0.75});
+}

@@ -56,6 +56,15 @@ TEST_F(PerfData, RecordingLoadsPlainAndGzippedAsItsText) {
   LoadResult cancelled = read_perf_data_file(dir_ + "/perf.data", o);
   ASSERT_FALSE(cancelled.ok());
   EXPECT_EQ(cancelled.error, "cancelled");
+
+  // The text perf prints is limited though it is never held whole.
+  LoadOptions small;
+  small.limits.max_bytes = 4096;
+  small.limits.bytes_hint = "--max-profile-mib";
+  LoadResult limited = read_perf_data_file(dir_ + "/perf.data", small);
+  ASSERT_FALSE(limited.ok());
+  EXPECT_EQ(limited.error,
+            "perf script printed more than the limit of 0 MiB (raise it with --max-profile-mib)");
 }
 
 TEST_F(PerfData, PerfsErrorIsTheLoadError) {
