@@ -17,6 +17,7 @@
 #include "formats/ap_output_event.h"
 #include "formats/collapsed_frames.h"
 #include "formats/frame_text.h"
+#include "formats/line_iterator.h"
 #include "formats/profile_builder.h"
 
 #include <algorithm>
@@ -84,11 +85,10 @@ struct FlatRow {
 class TextParser {
 public:
   TextParser(std::string_view text, const LoadOptions &options)
-      : text_(text), options_(options), names_(b_) {}
+      : lines_(text, options), names_(b_) {}
 
   LoadResult parse() {
     std::string_view line;
-    if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3; // UTF-8 byte order mark
     if (!next_line(&line) || trim(line) != kHeader)
       return fail("not an async-profiler text profile: the first line is not '" +
                   std::string(kHeader) + "'");
@@ -98,10 +98,6 @@ public:
         !(t = trim(t), take_int(&t, &total_samples_)) || !t.empty())
       return fail("expected 'Total samples : N'");
     while (next_line(&line)) {
-      if ((line_no_ & 0xffff) == 0) {
-        if (options_.cancelled()) return LoadResult::failure("cancelled");
-        if (options_.progress) options_.progress(static_cast<double>(pos_) / text_.size());
-      }
       t = trim(line);
       if (t.empty()) continue;
       if (t.substr(0, 4) == "--- ") {
@@ -116,34 +112,24 @@ public:
         return fail("unexpected line '" + std::string(t.substr(0, 80)) + "'");
       }
     }
+    if (lines_.cancelled()) return LoadResult::failure("cancelled");
     if (traces_.empty() && flat_.empty())
       return LoadResult::failure("async-profiler text profile without stacks or functions", -1,
-                                 std::max<int64_t>(line_no_, 1));
+                                 std::max<int64_t>(lines_.line_no(), 1));
     return traces_.empty() ? build_flat() : build_traces();
   }
 
 private:
-  bool next_line(std::string_view *line) {
-    if (pos_ >= text_.size()) return false;
-    size_t nl = text_.find('\n', pos_);
-    if (nl == std::string_view::npos) nl = text_.size();
-    *line = text_.substr(pos_, nl - pos_);
-    pos_ = nl + 1;
-    line_no_++;
-    return true;
-  }
+  bool next_line(std::string_view *line) { return lines_.next(line); }
   // Looks at the next line without taking it.
-  bool peek_line(std::string_view *line) const {
-    if (pos_ >= text_.size()) return false;
-    size_t nl = text_.find('\n', pos_);
-    *line = text_.substr(pos_, (nl == std::string_view::npos ? text_.size() : nl) - pos_);
-    return true;
-  }
+  bool peek_line(std::string_view *line) { return lines_.peek(line); }
 
   LoadResult fail(std::string why, int64_t line = -1) const {
+    // A cancelled load reads as an early end of the text: say what it is instead.
+    if (lines_.cancelled()) return LoadResult::failure("cancelled");
     // An empty text has no line read yet: its error is on line 1.
     return LoadResult::failure("async-profiler text profile: " + why, -1,
-                               line < 0 ? std::max<int64_t>(line_no_, 1) : line);
+                               line < 0 ? std::max<int64_t>(lines_.line_no(), 1) : line);
   }
 
   bool same_units(std::string_view units) {
@@ -155,7 +141,7 @@ private:
   LoadResult read_trace(std::string_view t) {
     if (!flat_.empty()) return fail("a stack block after the flat list");
     Trace tr;
-    tr.line = line_no_;
+    tr.line = lines_.line_no();
     t.remove_prefix(4);
     std::string_view units;
     if (!take_int(&t, &tr.weight) || !skip(&t, " ") || (units = t.substr(0, t.find(' '))).empty() ||
@@ -305,12 +291,10 @@ private:
     return LoadResult::success(b_.finish());
   }
 
-  std::string_view text_;
-  const LoadOptions &options_;
+  LineIterator lines_;
   ProfileBuilder b_;
   CollapsedFrames names_;
-  size_t pos_ = 0;
-  int64_t line_no_ = 0, total_samples_ = 0;
+  int64_t total_samples_ = 0;
   std::string units_, flat_units_;
   std::vector<Trace> traces_;
   std::vector<FlatRow> flat_;

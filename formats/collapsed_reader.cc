@@ -6,6 +6,7 @@
 #include "formats/collapsed_reader.h"
 
 #include "formats/collapsed_frames.h"
+#include "formats/line_iterator.h"
 #include "formats/profile_builder.h"
 #include "formats/skipped_lines.h"
 
@@ -25,22 +26,14 @@ public:
 
   LoadResult parse(std::string_view text) {
     threaded_ = every_line_starts_with_thread(text);
-    size_t pos = 0;
-    int64_t line_no = 0;
-    while (pos < text.size()) {
-      size_t nl = text.find('\n', pos);
-      size_t end = nl == std::string_view::npos ? text.size() : nl;
-      std::string_view line = text.substr(pos, end - pos);
-      pos = end + 1;
-      line_no++;
-      if ((line_no & 0xffff) == 0) {
-        if (options_.cancelled()) return LoadResult::failure("cancelled");
-        if (options_.progress) options_.progress(static_cast<double>(pos) / text.size());
-      }
+    LineIterator lines(text, options_);
+    std::string_view line;
+    while (lines.next(&line)) {
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
       if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
-      if (const char *why = parse_line(line)) skipped_.add(line_no, line, why);
+      if (const char *why = parse_line(line)) skipped_.add(lines.line_no(), line, why);
     }
+    if (lines.cancelled()) return LoadResult::failure("cancelled");
     if (good_lines_ == 0) {
       if (skipped_.count == 0) return LoadResult::failure("empty profile: no stack lines", 0, 1);
       return skipped_.failure("collapsed-stack line");

@@ -98,6 +98,7 @@ struct DwarfLines::Module {
   Dwfl_Module *mod = nullptr;
   Dwarf_Addr bias = 0; // module address - file address
   bool has_dwarf = false;
+  bool rebuilt = false; // not the binary recorded, nor a copy of it: not read
   std::unordered_map<Dwarf_Off, CuIndex> cus;
 
   ~Module() {
@@ -113,9 +114,11 @@ DwarfLines::Module *DwarfLines::module(const std::string &path) {
     if (m->path == path) return m.get();
   auto m = std::make_unique<Module>();
   m->path = path;
-  if (!path.empty() && path[0] == '/' && (m->dwfl = dwfl_begin(&kCallbacks))) {
+  const std::string &file = build_ids_.file_for(path);
+  m->rebuilt = file.empty();
+  if (!file.empty() && file[0] == '/' && (m->dwfl = dwfl_begin(&kCallbacks))) {
     dwfl_report_begin(m->dwfl);
-    m->mod = dwfl_report_offline(m->dwfl, path.c_str(), path.c_str(), -1);
+    m->mod = dwfl_report_offline(m->dwfl, path.c_str(), file.c_str(), -1);
     dwfl_report_end(m->dwfl, nullptr, nullptr);
     if (m->mod) {
       Dwarf_Addr elf_bias = 0, dw_bias = 0;
@@ -185,7 +188,7 @@ std::vector<SourceFrame> DwarfLines::lookup(const std::string &path, uint64_t ad
 std::vector<std::string> DwarfLines::files_without_dwarf(size_t max) const {
   std::vector<std::string> out;
   for (const auto &m : modules_)
-    if (!m->has_dwarf && !m->path.empty() && m->path[0] == '/' && out.size() < max)
+    if (!m->has_dwarf && !m->rebuilt && !m->path.empty() && m->path[0] == '/' && out.size() < max)
       out.push_back(m->path);
   return out;
 }

@@ -6,6 +6,8 @@
 // on DWARF depth), so a lookup is a binary search. Not thread-safe: one per load.
 #pragma once
 
+#include "formats/build_ids.h"
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -32,6 +34,11 @@ public:
   // the function that contains them (not inlined); empty when the file cannot be read, has no
   // DWARF or no line for the address.
   std::vector<SourceFrame> lookup(const std::string &path, uint64_t address);
+  // perf's record of the binaries' build-ids (`perf buildid-list` output): a file rebuilt since
+  // gives its lines from perf's cached copy, or none.
+  void set_build_ids(std::string_view buildid_list) { build_ids_.parse_list(buildid_list); }
+  // Recorded binaries rebuilt since, with no cached copy: no lines from them (at most `max`).
+  std::vector<std::string> files_rebuilt(size_t max) const { return build_ids_.rebuilt(max); }
   // Files that were asked about and have no DWARF (for a warning), at most `max`.
   std::vector<std::string> files_without_dwarf(size_t max) const;
 
@@ -39,6 +46,7 @@ private:
   struct Module;
   Module *module(const std::string &path);
   std::vector<std::unique_ptr<Module>> modules_;
+  BuildIds build_ids_;
 };
 
 } // namespace hotlines

@@ -1,10 +1,12 @@
 // Native name demangling (see native_names.h). Rust's legacy scheme is Itanium's nested name
 // `_ZN <len><ident>… 17h<16 hex digits> E` with its own escapes inside identifiers; it is
 // decoded here (the C++ demangler would keep the hash and the escapes). Anything else that
-// starts with `_Z` goes to abi::__cxa_demangle.
+// starts with `_Z` goes to abi::__cxa_demangle; Rust's v0 names (`_R…`) to libiberty's
+// rust_demangle.
 #include "formats/native_names.h"
 
 #include <cxxabi.h>
+#include <libiberty/demangle.h>
 
 #include <cstdlib>
 #include <memory>
@@ -132,20 +134,26 @@ std::string without_signature(std::string s) {
 } // namespace
 
 std::string demangle_native(std::string_view name) {
-  if (name.size() < 3 || name[0] != '_' || name[1] != 'Z') return std::string(name);
+  if (name.size() < 3 || name[0] != '_' || (name[1] != 'Z' && name[1] != 'R'))
+    return std::string(name);
   std::string out;
   if (demangle_rust_legacy(name, &out)) return out;
   // A suffix (`.isra.0`, `.cold`, `@plt`) after the mangled name stays as it is.
   if (name.size() > 4096) return std::string(name); // no real name is this long
   size_t end = name.find_first_of(".@");
+  std::string_view suffix = end == std::string_view::npos ? std::string_view() : name.substr(end);
   std::string mangled(name.substr(0, end));
+  const bool v0 = name[1] == 'R';
+  // v0: libiberty's Rust demangler, which perf uses too (its depth of generics and
+  // back-references is bounded by the library); C++: the C++ runtime's.
   int status = 0;
   std::unique_ptr<char, decltype(&std::free)> d(
-      abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), &std::free);
+      v0 ? rust_demangle(mangled.c_str(), 0)
+         : abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status),
+      &std::free);
   if (status != 0 || !d) return std::string(name);
-  out = without_signature(d.get());
-  if (end != std::string_view::npos) out += name.substr(end);
-  return out;
+  if (v0 && suffix.substr(0, 6) == ".llvm.") suffix = {};
+  return (v0 ? std::string(d.get()) : without_signature(d.get())) + std::string(suffix);
 }
 
 } // namespace hotlines

@@ -1,6 +1,7 @@
 // Native symbol names as people read them: Itanium C++ names (`_ZN4shop7Pricing8discountEdi`)
 // demangled by the C++ runtime, Rust's legacy names (`_ZN3std2rt10lang_start17h…E`) without
-// their hash and `$u7b$`-style escapes, as `perf` prints them. perf script demangles by
+// their hash and `$u7b$`-style escapes, Rust's v0 names (`_RNvCs…_4shop4main`, rustc -C
+// symbol-mangling-version=v0) by libiberty, as `perf` prints them. perf script demangles by
 // default; this is for text written with --no-demangle and for names from other tools.
 // Pure functions; thread-safe.
 #pragma once

@@ -3,6 +3,7 @@
 
 #include "formats/child_process.h"
 #include "formats/dwarf_lines.h"
+#include "formats/line_iterator.h"
 #include "formats/perf_script_reader.h"
 
 #include <signal.h>
@@ -30,6 +31,17 @@ std::string tail_lines(const std::string &text, size_t n) {
   return out;
 }
 
+// `perf buildid-list` of the file: the build-ids of the binaries it has samples in ("" when
+// perf cannot say; lines are then taken from the files as they are).
+std::string recorded_build_ids(const std::string &path, const LoadOptions &options) {
+  ChildProcess perf({"perf", "buildid-list", "-f", "-i", path}, 16 << 20, options.cancel);
+  std::string out;
+  while (perf.read_stdout(&out)) {
+  }
+  const ChildResult &c = perf.finish();
+  return c.exit_code == 0 && !c.truncated ? out : std::string();
+}
+
 } // namespace
 
 bool is_perf_data(std::string_view data) {
@@ -41,7 +53,13 @@ std::vector<std::string> perf_script_argv(const std::string &path) {
   // owned by the caller without it). --header: perf's version and the command line recorded.
   // Lines come from DWARF (dwarf_lines.h), not -F +srcline: perf 6.1 asks addr2line about
   // every frame and prints about 100 samples a second that way (README, "perf").
-  return {"perf", "script", "-f", "-i", path, "-F", "+pid,+period", "--header"};
+  // $PERF_BUILDID_DIR: perf's build-id cache is there (perf does not read the variable, it
+  // takes --buildid-dir), for perf's symbols as for hotlines' lines (build_ids.h).
+  std::vector<std::string> argv = {"perf"};
+  if (const char *dir = getenv("PERF_BUILDID_DIR"); dir && *dir)
+    argv.insert(argv.end(), {"--buildid-dir", dir});
+  argv.insert(argv.end(), {"script", "-f", "-i", path, "-F", "+pid,+period", "--header"});
+  return argv;
 }
 
 LoadResult read_perf_data_file(const std::string &path, const LoadOptions &options) {
@@ -49,25 +67,29 @@ LoadResult read_perf_data_file(const std::string &path, const LoadOptions &optio
     return LoadResult::failure("a perf.data file is read by running 'perf script', which this "
                                "load may not do",
                                0);
-  ChildResult c = run_child(perf_script_argv(path), options.limits.max_bytes, options.cancel);
-  if (!c.started)
+  ChildProcess perf(perf_script_argv(path), options.limits.max_bytes, options.cancel);
+  if (!perf.started())
     return LoadResult::failure("cannot run 'perf script' to read a perf.data file: perf: " +
-                               c.error + " (install linux-perf)");
-  if (c.cancelled) return LoadResult::failure("cancelled");
+                               perf.spawn_error() + " (install linux-perf)");
+  // The text is parsed as perf prints it, never held whole.
+  LineIterator text([&perf](std::string *buf) { return perf.read_stdout(buf); }, options);
+  DwarfLines lines;
+  lines.set_build_ids(recorded_build_ids(path, options));
+  LoadResult r = read_perf_script(text, options, &lines);
+  const ChildResult &c = perf.finish();
+  if (c.cancelled || options.cancelled()) return LoadResult::failure("cancelled");
   if (c.truncated)
     return LoadResult::failure("perf script printed more than the limit of " +
                                std::to_string(options.limits.max_bytes >> 20) + " MiB" +
                                (options.limits.bytes_hint.empty()
                                     ? std::string()
                                     : " (raise it with " + options.limits.bytes_hint + ")"));
-  if (c.exit_code != 0 || c.signal != 0)
+  if (!c.killed && (c.exit_code != 0 || c.signal != 0))
     return LoadResult::failure(
         "perf script failed (" +
         (c.signal ? std::string("signal ") + std::to_string(c.signal)
                   : "exit code " + std::to_string(c.exit_code)) +
         "): " + (c.err.empty() ? std::string("no message") : tail_lines(c.err, 3)));
-  DwarfLines lines;
-  LoadResult r = read_perf_script(c.out, options, &lines);
   if (!r.ok()) {
     r.error = "perf script output: " + r.error;
     if (!c.err.empty()) r.error += " (perf said: " + tail_lines(c.err, 3) + ")";

@@ -14,6 +14,7 @@
 #include "formats/perf_script_reader.h"
 
 #include "formats/dwarf_lines.h"
+#include "formats/line_iterator.h"
 #include "formats/native_names.h"
 #include "formats/profile_builder.h"
 #include "formats/skipped_lines.h"
@@ -199,27 +200,24 @@ public:
   PerfScriptParser(const LoadOptions &options, DwarfLines *lines)
       : options_(options), lines_(lines) {}
 
-  LoadResult parse(std::string_view text) {
-    size_t pos = 0;
-    int64_t line_no = 0;
-    if (text.substr(0, 3) == "\xEF\xBB\xBF") pos = 3;
-    while (pos < text.size()) {
-      size_t nl = text.find('\n', pos);
-      size_t end = nl == std::string_view::npos ? text.size() : nl;
-      std::string_view line = text.substr(pos, end - pos);
-      pos = end + 1;
-      line_no++;
-      if ((line_no & 0xffff) == 0) {
-        if (options_.cancelled()) return LoadResult::failure("cancelled");
-        if (options_.progress) options_.progress(static_cast<double>(pos) / text.size());
-      }
-      if (const char *why = take_line(line)) skipped_.add(line_no, trim(line), why);
-    }
+  LoadResult parse(LineIterator &lines, bool streamed) {
+    // A streamed text's progress: how far its samples' times are between the first and the
+    // last sample's that its header gives (perf script --header).
+    if (streamed)
+      lines.set_progress([this] {
+        if (last_sample_ns_ <= first_sample_ns_ || header_.time_ns < first_sample_ns_) return 0.0;
+        return std::min(1.0, static_cast<double>(header_.time_ns - first_sample_ns_) /
+                                 static_cast<double>(last_sample_ns_ - first_sample_ns_));
+      });
+    std::string_view line;
+    while (lines.next(&line))
+      if (const char *why = take_line(line)) skipped_.add(lines.line_no(), trim(line), why);
+    if (lines.cancelled()) return LoadResult::failure("cancelled");
     end_sample();
     if (samples_.empty()) {
       if (skipped_.count == 0)
         return LoadResult::failure("perf script text without samples", -1,
-                                   std::max<int64_t>(line_no, 1));
+                                   std::max<int64_t>(lines.line_no(), 1));
       return skipped_.failure("perf script sample");
     }
     return finish();
@@ -263,10 +261,13 @@ private:
       add_frame(f);
       return nullptr;
     }
-    if (!frames_.empty() && (line[0] == ' ' || line[0] == '\t')) {
+    if (has_pending_ && (line[0] == ' ' || line[0] == '\t')) {
       std::string_view file;
       int32_t n;
-      if (parse_srcline(line, &file, &n)) srclines_.back() = {file, n};
+      if (parse_srcline(line, &file, &n)) {
+        pending_file_.assign(file);
+        pending_src_ = {pending_file_, n};
+      }
       return nullptr; // an unknown srcline (`??:0`) or a tracepoint's continuation
     }
     return "not a frame 'addr symbol (dso)'";
@@ -278,26 +279,23 @@ private:
     if (colon == std::string_view::npos) return;
     std::string_view key = trim(t.substr(0, colon)), value = trim(t.substr(colon + 3));
     if (key == "perf version") version_ = value;
+    int64_t ns = 0;
+    if (key == "time of first sample" && parse_time(std::string(value) + ":", &ns))
+      first_sample_ns_ = ns;
+    if (key == "time of last sample" && parse_time(std::string(value) + ":", &ns))
+      last_sample_ns_ = ns;
     if (key == "cmdline" || key == "perf version" || key == "hostname" || key == "captured on")
       b_.metadata().comments.push_back(std::string(key) + ": " + std::string(value));
   }
 
+  // The header's fields are copied: a streamed line does not outlive the next one.
   void start_sample(const Header &h) {
     in_sample_ = true;
-    header_ = h;
-    frames_.clear();
-    srclines_.clear();
-  }
-
-  void add_frame(const FrameLine &f) {
-    frames_.push_back(f);
-    srclines_.push_back({});
-  }
-
-  void end_sample() {
-    if (!in_sample_) return;
-    in_sample_ = false;
-    const Header &h = header_;
+    header_.comm.assign(h.comm);
+    header_.pid = h.pid;
+    header_.tid = h.tid;
+    header_.time_ns = h.time_ns;
+    header_.period = h.period;
     auto [it, fresh] = events_.try_emplace(std::string(h.event), 0);
     if (fresh) {
       it->second = b_.event(h.event, h.period >= 0 ? period_unit(h.event) : "samples");
@@ -305,28 +303,56 @@ private:
       e.sources.push_back(b_.intern("perf script"));
       if (h.period >= 0) e.value_label = b_.intern("period");
     }
+    header_.event = it->second;
     leaf_first_.clear();
-    bool unknown_run = false;
-    for (size_t i = 0; i < frames_.size(); i++) {
-      const FrameLine &f = frames_[i];
-      if (f.sym.empty() || f.sym == "[unknown]") {
-        unknown_frames_++;
-        if (unknown_run) {
-          collapsed_unknown_++;
-          continue;
-        }
-        unknown_run = true;
-        leaf_first_.push_back(unknown_frame());
-        continue;
+    has_pending_ = unknown_run_ = false;
+    frame_index_ = 0;
+  }
+
+  // A frame is taken once the line after it is read (which may be its srcline); until then it
+  // is copied into pending_.
+  void add_frame(const FrameLine &f) {
+    take_pending();
+    pending_sym_.assign(f.sym);
+    pending_dso_.assign(f.dso);
+    pending_ = f;
+    pending_.sym = pending_sym_;
+    pending_.dso = pending_dso_;
+    pending_src_ = {};
+    has_pending_ = true;
+  }
+
+  void take_pending() {
+    if (!has_pending_) return;
+    has_pending_ = false;
+    const FrameLine &f = pending_;
+    const bool kernel = is_kernel(f), below_user = frame_index_ > 0 && !prev_kernel_;
+    frame_index_++;
+    prev_kernel_ = kernel;
+    if (f.sym.empty() || f.sym == "[unknown]") {
+      unknown_frames_++;
+      if (unknown_run_) {
+        collapsed_unknown_++;
+        return;
       }
-      unknown_run = false;
-      // A user-space frame below another is a return address: its line is the call's.
-      bool caller = i > 0 && !is_kernel(frames_[i - 1]) && !is_kernel(f);
-      if (lines_ && srclines_[i].file.empty() && !f.inlined && !is_kernel(f))
-        add_dwarf_frames(f, caller);
-      else
-        leaf_first_.push_back(frame(f, srclines_[i]));
+      unknown_run_ = true;
+      leaf_first_.push_back(unknown_frame());
+      return;
     }
+    unknown_run_ = false;
+    // A user-space frame below another is a return address: its line is the call's.
+    bool caller = below_user && !kernel;
+    if (lines_ && pending_src_.file.empty() && !f.inlined && !kernel)
+      add_dwarf_frames(f, caller);
+    else
+      leaf_first_.push_back(frame(f, pending_src_));
+  }
+
+  void end_sample() {
+    if (!in_sample_) return;
+    in_sample_ = false;
+    take_pending();
+    const SampleHeader &h = header_;
     StackId stack = leaf_first_.empty() ? kNoStack : b_.stack_from_leaf(leaf_first_);
     ThreadId thread = b_.thread(h.comm, h.tid);
     uint32_t labels = 0;
@@ -337,7 +363,7 @@ private:
     } else {
       untimed_ = true;
     }
-    samples_.push_back({it->second, stack, thread, labels, h.time_ns, h.period});
+    samples_.push_back({h.event, stack, thread, labels, h.time_ns, h.period});
   }
 
   FrameId unknown_frame() {
@@ -421,16 +447,16 @@ private:
     }
     Metadata &m = b_.metadata();
     m.format = "perf-script";
-    m.producer = version_.empty() ? "perf script" : "perf " + std::string(version_);
+    m.producer = version_.empty() ? "perf script" : "perf " + version_;
     m.duration_ns = max_time_ - min_time_;
     skipped_.warn(b_);
-    if (lines_)
-      if (std::vector<std::string> none = lines_->files_without_dwarf(4); !none.empty()) {
-        std::string list;
-        for (const std::string &f : none) list += (list.empty() ? "" : ", ") + f;
-        b_.warn("no source lines for " + list +
-                ": no DWARF line table (build with -g, or install the -dbgsym package)");
-      }
+    if (lines_) {
+      warn_files(lines_->files_without_dwarf(4),
+                 ": no DWARF line table (build with -g, or install the -dbgsym package)");
+      warn_files(lines_->files_rebuilt(4),
+                 ": rebuilt since the recording (its build-id is not the one perf recorded) and "
+                 "not in perf's build-id cache");
+    }
     if (unknown_frames_ > 0)
       b_.warn(std::to_string(unknown_frames_) + " [unknown] frame" +
               (unknown_frames_ == 1 ? "" : "s") + " (addresses perf could not name; " +
@@ -438,14 +464,29 @@ private:
     return LoadResult::success(b_.finish());
   }
 
+  // "no source lines for a, b: why", when there are any.
+  void warn_files(const std::vector<std::string> &files, std::string_view why) {
+    if (files.empty()) return;
+    std::string list;
+    for (const std::string &f : files) list += (list.empty() ? "" : ", ") + f;
+    b_.warn("no source lines for " + list + std::string(why));
+  }
+
   const LoadOptions &options_;
   DwarfLines *lines_;
   ProfileBuilder b_;
   std::vector<Token> tokens_;
   bool in_sample_ = false;
-  Header header_;
-  std::vector<FrameLine> frames_;
-  std::vector<Srcline> srclines_;
+  struct SampleHeader {
+    std::string comm;
+    EventId event = 0;
+    int64_t pid = -1, tid = -1, time_ns = -1, period = -1;
+  } header_;
+  FrameLine pending_;
+  std::string pending_sym_, pending_dso_, pending_file_;
+  Srcline pending_src_;
+  bool has_pending_ = false, unknown_run_ = false, prev_kernel_ = false;
+  size_t frame_index_ = 0;
   std::vector<FrameId> leaf_first_;
   std::vector<Pending> samples_;
   std::unordered_map<std::string, EventId> events_;
@@ -453,7 +494,8 @@ private:
   std::unordered_map<std::string, std::vector<FrameId>> dwarf_cache_;
   std::string key_;
   FrameId unknown_ = UINT32_MAX;
-  std::string_view version_;
+  std::string version_;
+  int64_t first_sample_ns_ = -1, last_sample_ns_ = -1;
   int64_t min_time_ = INT64_MAX, max_time_ = INT64_MIN;
   bool untimed_ = false;
   int64_t unknown_frames_ = 0, collapsed_unknown_ = 0;
@@ -479,8 +521,14 @@ bool looks_like_perf_script(std::string_view data) {
 }
 
 LoadResult read_perf_script(std::string_view text, const LoadOptions &options, DwarfLines *lines) {
+  LineIterator it(text, options);
   PerfScriptParser parser(options, lines);
-  return parser.parse(text);
+  return parser.parse(it, false);
+}
+
+LoadResult read_perf_script(LineIterator &text, const LoadOptions &options, DwarfLines *lines) {
+  PerfScriptParser parser(options, lines);
+  return parser.parse(text, true);
 }
 
 } // namespace hotlines

@@ -18,10 +18,14 @@ namespace hotlines {
 bool looks_like_perf_script(std::string_view data);
 
 class DwarfLines;
+class LineIterator;
 
 // `lines` set: frames that come without a srcline get their lines and inlined functions from
 // DWARF (the perf.data reader; a text alone is read as it is).
 LoadResult read_perf_script(std::string_view text, const LoadOptions &options = {},
                             DwarfLines *lines = nullptr);
+// The same for a text read as it arrives (perf script's output): only the model is kept, not
+// the text; progress comes from the samples' times within those the --header gives.
+LoadResult read_perf_script(LineIterator &text, const LoadOptions &options, DwarfLines *lines);
 
 } // namespace hotlines

@@ -16,7 +16,7 @@ case $level in build | quick | test | ci) ;; *) echo "usage: $0 [build|quick|tes
 # "why: packages" per group, in the order of the levels above.
 groups=("build hotlines: build-essential cmake ninja-build pkg-config git nlohmann-json3-dev
          libprotobuf-dev protobuf-compiler zlib1g-dev libuv1-dev libre2-dev libdw-dev libgtest-dev
-         libgmock-dev libbenchmark-dev"
+         libgmock-dev libbenchmark-dev libiberty-dev"
         "reading perf.data (perf script): linux-perf")
 command -v node >/dev/null && command -v npm >/dev/null ||
   groups+=("Node for the demo's scripted editor and the client tests: nodejs npm")

@@ -145,7 +145,7 @@ json run_params_for(const FoundTest &t, const std::string &file, NodeRunner runn
   }
   if (t.kind == FoundTest::Kind::gtest) {
     // ctest in the build of the outermost CMake project holding the file.
-    run = {{"recipe", "gtest"}, {"test", t.class_name + "." + t.name}};
+    run = {{"recipe", "gtest"}, {"test", t.gtest_filter}};
     fs::path project = find_up(dir, {"CMakeLists.txt"});
     std::error_code ec;
     while (!project.empty() && project != project.parent_path() &&

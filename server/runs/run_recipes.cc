@@ -407,13 +407,41 @@ std::string perf_record(const RunParams &p, const RecipeContext &ctx, const std:
 
 // gtest: one GoogleTest test, Suite.Name: its binary with --gtest_filter, or without a binary
 // ctest -R in the CMake build folder (buildDir, else <cwd>/build); under perf record.
+// The ctest -R regex for the tests gtest_discover_tests (CMake 3.25) registers for a gtest
+// filter of the lenses' shapes, "" for another: `Suite.Name`; TEST_P's `*/Suite.Name/*`,
+// registered as Prefix/Suite.Name/VALUE; TYPED_TEST's `Suite/*.Name`, registered as
+// Suite.Name<TYPE>; TYPED_TEST_P's `*/Suite/*.Name`, registered as Prefix.Name<TYPE>, without
+// the suite (so any typed suite's Name matches).
+std::string gtest_ctest_regex(std::string_view test) {
+  auto take = [&](std::string_view s) {
+    bool at = test.substr(0, s.size()) == s;
+    if (at) test.remove_prefix(s.size());
+    return at;
+  };
+  const bool instantiated = take("*/");
+  size_t dot = test.find('.');
+  if (dot == std::string_view::npos) return {};
+  std::string_view suite = test.substr(0, dot), name = test.substr(dot + 1);
+  const bool typed = suite.size() > 2 && suite.substr(suite.size() - 2) == "/*";
+  if (typed) suite.remove_suffix(2);
+  const bool param = name.size() > 2 && name.substr(name.size() - 2) == "/*";
+  if (param) name.remove_suffix(2);
+  if (!is_go_name(std::string(suite)) || !is_go_name(std::string(name)) || (typed && param) ||
+      (!typed && instantiated != param))
+    return {};
+  const std::string s(suite), n(name);
+  if (param) return "^([^/]+/)?" + s + "\\." + n + "/";
+  if (typed) return instantiated ? "^[^.]+\\." + n + "<" : "^" + s + "\\." + n + "<";
+  return "^" + s + "\\." + n + "$";
+}
+
 std::string plan_gtest(const RunParams &p, const RecipeContext &ctx, RunPlan *plan) {
-  size_t dot = p.test.find('.');
-  if (dot == std::string::npos || dot == 0 || dot + 1 == p.test.size() ||
-      p.test.find('.', dot + 1) != std::string::npos || !is_go_name(p.test.substr(0, dot)) ||
-      !is_go_name(p.test.substr(dot + 1)))
+  const std::string regex = gtest_ctest_regex(p.test);
+  if (regex.empty())
     return p.test.empty() ? "params.test (Suite.Name) is required for gtest"
-                          : "params.test is not a GoogleTest name Suite.Name: '" + p.test + "'";
+                          : "params.test is not a GoogleTest name Suite.Name (or */Suite.Name/*, "
+                            "Suite/*.Name, */Suite/*.Name): '" +
+                                p.test + "'";
   plan->family = RunFamily::gtest;
   plan->label = p.test;
   if (!p.binary.empty()) {
@@ -426,7 +454,6 @@ std::string plan_gtest(const RunParams &p, const RecipeContext &ctx, RunPlan *pl
     return "gtest: no params.binary and no CMake build with tests in " + dir +
            " (no CTestTestfile.cmake); build the project, or give params.binary or "
            "params.buildDir";
-  std::string regex = "^" + p.test.substr(0, dot) + "\\." + p.test.substr(dot + 1) + "$";
   return perf_record(p, ctx, "", {"ctest", "--test-dir", dir, "-R", regex, "--output-on-failure"},
                      plan);
 }

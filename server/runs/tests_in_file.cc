@@ -435,19 +435,32 @@ std::vector<FoundTest> js_tests(std::string_view text) {
   return out;
 }
 
-// TEST(Suite, Name) and TEST_F(Fixture, Name) with a body, at any depth outside other bodies
-// (namespaces are fine).
+// The --gtest_filter of a test by its macro: TEST_P's are instantiated as Prefix/Suite.Name/N,
+// TYPED_TEST's as Suite/N.Name, TYPED_TEST_P's as Prefix/Suite/N.Name; "" for other macros.
+std::string gtest_filter(std::string_view macro, const std::string &suite,
+                         const std::string &name) {
+  if (macro == "TEST" || macro == "TEST_F") return suite + "." + name;
+  if (macro == "TEST_P") return "*/" + suite + "." + name + "/*";
+  if (macro == "TYPED_TEST") return suite + "/*." + name;
+  if (macro == "TYPED_TEST_P") return "*/" + suite + "/*." + name;
+  return {};
+}
+
+// TEST(Suite, Name), TEST_F, TEST_P, TYPED_TEST and TYPED_TEST_P with a body, at any depth
+// outside other bodies (namespaces are fine).
 std::vector<FoundTest> gtests(std::string_view text) {
   return scan_tests(
       text, TestLanguage::cpp, false,
       [](const std::vector<Token> &t, size_t i, const Positions &pos, FoundTest *f) -> size_t {
-        if (i + 6 >= t.size() || !(is(t[i], "TEST") || is(t[i], "TEST_F")) || !is(t[i + 1], "(") ||
+        if (i + 6 >= t.size() || t[i].kind != Token::Kind::ident || !is(t[i + 1], "(") ||
             t[i + 2].kind != Token::Kind::ident || !is(t[i + 3], ",") ||
             t[i + 4].kind != Token::Kind::ident || !is(t[i + 5], ")") || !is(t[i + 6], "{"))
           return SIZE_MAX;
         f->kind = FoundTest::Kind::gtest;
         f->class_name = std::string(t[i + 2].text);
         f->name = std::string(t[i + 4].text);
+        f->gtest_filter = gtest_filter(t[i].text, f->class_name, f->name);
+        if (f->gtest_filter.empty()) return SIZE_MAX;
         f->selection = pos.range(t[i + 4].begin, t[i + 4].end);
         return i + 6;
       });

@@ -4,9 +4,9 @@
 // `public static void main(String[] args)` methods of such classes, and Go
 // `func TestXxx(t *testing.T)` and `func BenchmarkXxx(b *testing.B)` in _test.go files,
 // JavaScript/TypeScript `test("name", …)`, `it(…)`, `describe(…)` calls (node:test, Jest,
-// Vitest, Mocha; also `.only`/`.skip`/`.todo`) in test files; GoogleTest `TEST(Suite, Name)` /
-// `TEST_F(Fixture, Name)` in C++ files. A tokenizer that skips comments, strings and character
-// literals, not a parser. Pure functions; thread-safe.
+// Vitest, Mocha; also `.only`/`.skip`/`.todo`) in test files; GoogleTest `TEST(Suite, Name)`,
+// `TEST_F`, `TEST_P`, `TYPED_TEST` and `TYPED_TEST_P` in C++ files. A tokenizer that skips
+// comments, strings and character literals, not a parser. Pure functions; thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -37,6 +37,9 @@ struct FoundTest {
   SourceRange range;     // first annotation, modifier or `func` (the call) through the closing
                          // brace (parenthesis)
   SourceRange selection; // the name (`test`, `it`, `describe`)
+  // GoogleTest: the --gtest_filter that runs it: `Suite.Name`, `*/Suite.Name/*` (TEST_P),
+  // `Suite/*.Name` (TYPED_TEST), `*/Suite/*.Name` (TYPED_TEST_P).
+  std::string gtest_filter;
 };
 
 enum class TestLanguage { none, java, go, javascript, cpp };

@@ -1272,10 +1272,11 @@ TEST_F(Runs, GTestLensRunsCTestUnderPerf) {
       c.result(c.request("hotlines/testsInFile",
                          {{"textDocument", {{"uri", file_uri(root / "test/pricing_test.cc")}}}}));
   EXPECT_EQ(r["language"], "cpp");
-  ASSERT_EQ(r["tests"].size(), 2u) << r.dump();
+  ASSERT_EQ(r["tests"].size(), 3u) << r.dump();
   EXPECT_EQ(r["tests"][0]["kind"], "gtest");
   EXPECT_EQ(r["tests"][0]["name"], "Pricing.DiscountIsFinite");
   EXPECT_EQ(r["tests"][1]["name"], "PricingFixture.LabelsAreCounted");
+  EXPECT_EQ(r["tests"][2]["name"], "Rates.AreFinite");
   EXPECT_EQ(
       r["tests"][0]["run"],
       (json{{"recipe", "gtest"}, {"test", "Pricing.DiscountIsFinite"}, {"cwd", root.string()}}));
@@ -1291,6 +1292,20 @@ TEST_F(Runs, GTestLensRunsCTestUnderPerf) {
             std::string::npos)
       << said;
   EXPECT_EQ(hottest_line(c, root / "test/pricing_test.cc", done["profileId"]), 13);
+
+  // The TEST_P: ctest runs both instances, Some/Rates.AreFinite/2 and /3, by a regex that
+  // matches the names gtest_discover_tests gave them.
+  EXPECT_EQ(r["tests"][2]["run"],
+            (json{{"recipe", "gtest"}, {"test", "*/Rates.AreFinite/*"}, {"cwd", root.string()}}));
+  json param = run(r["tests"][2]["run"], 300, &id);
+  ASSERT_FALSE(param.is_null());
+  EXPECT_FALSE(param.contains("error")) << param.dump() << output_of(id);
+  ASSERT_TRUE(param["profileId"].is_string()) << param.dump();
+  said = output_of(id);
+  EXPECT_NE(said.find("-R '^([^/]+/)?Rates\\.AreFinite/'"), std::string::npos) << said;
+  EXPECT_NE(said.find("Some/Rates.AreFinite/2 "), std::string::npos) << said;
+  EXPECT_NE(said.find("Some/Rates.AreFinite/3 "), std::string::npos) << said;
+  EXPECT_EQ(hottest_line(c, root / "test/pricing_test.cc", param["profileId"]), 13);
 
   // A test that is not there: ctest finds none.
   json none = run({{"recipe", "gtest"}, {"test", "Pricing.Nope"}}, 120);

@@ -4,7 +4,8 @@
 // it (perf script underneath). Per source line, the engine's self samples equal `perf report
 // --sort srcline -n` for every line of the program's file, its hot line is perf annotate's
 // hottest line, functions inlined there are frames of their own, and every frame name equals
-// what perf prints for it demangled, from the mangled names alone (perf script --no-demangle).
+// what perf prints for it demangled, from the mangled names alone (perf script --no-demangle):
+// C++, Rust's legacy and v0 manglings.
 #include "formats/loader.h"
 #include "formats/native_names.h"
 #include "server/engine/profile_index.h"
@@ -117,6 +118,17 @@ protected:
     EXPECT_GT(differ, 0u); // some names were mangled
   }
 
+  // The Rust shop built with `flags`, recorded, its lines and names compared with perf's.
+  void expect_rust_like_perf(const std::string &flags) {
+    const std::string src = fixture_path("native-shop/rust/shop.rs");
+    sh("cp '" + src + "' shop.rs && /usr/bin/rustc -g -C opt-level=1 -C force-frame-pointers=yes " +
+       flags + " -o shop shop.rs");
+    record("./shop 100000000");
+    expect_lines_match_perf(dir_ + "/shop.rs", dir_ + "/shop");
+    EXPECT_EQ(hot_line_, dir_ + "/shop.rs:12"); // the loop of Pricing::<f32>::discount
+    expect_demangled_like_perf();
+  }
+
   test::TempDir tmp_{"hotlines-perf-test"};
   const std::string &dir_ = tmp_.path();
   std::string hot_line_;
@@ -139,11 +151,12 @@ TEST_F(PerfRecorded, CppHotLineEqualsPerfReportAndAnnotate) {
 }
 
 TEST_F(PerfRecorded, RustHotLineEqualsPerfReportAndAnnotate) {
-  const std::string src = fixture_path("native-shop/rust/shop.rs");
-  sh("cp '" + src +
-     "' shop.rs && /usr/bin/rustc -g -C opt-level=1 -C force-frame-pointers=yes -o shop shop.rs");
-  record("./shop 100000000");
-  expect_lines_match_perf(dir_ + "/shop.rs", dir_ + "/shop");
-  EXPECT_EQ(hot_line_, dir_ + "/shop.rs:12"); // the loop of Pricing::<f32>::discount
-  expect_demangled_like_perf();
+  expect_rust_like_perf("");
+}
+
+// Rust's v0 mangling (`_RNv…`): names demangled as perf prints them.
+TEST_F(PerfRecorded, RustV0HotLineEqualsPerfReportAndAnnotate) {
+  expect_rust_like_perf("-C symbol-mangling-version=v0");
+  EXPECT_NE(sh("perf script -f -i perf.data -F ip,sym --no-demangle").find("_RNv"),
+            std::string::npos);
 }

@@ -1,6 +1,7 @@
 // The perf.data reader around `perf script`: a real recording (perf record of a shell loop)
 // loads, also gzipped (inflated to a temporary file for perf), and equals the text perf script
-// prints for it; a file perf cannot read fails with perf's own message; a cancelled load stops.
+// prints for it; a file perf cannot read fails with perf's own message; a cancelled load stops;
+// a binary rebuilt after the recording gives its lines from perf's build-id cache, or none.
 #include "formats/loader.h"
 #include "formats/perf_data_reader.h"
 #include "formats/perf_script_reader.h"
@@ -8,7 +9,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <map>
 
 using namespace hotlines;
 using namespace hotlines::test;
@@ -53,6 +56,15 @@ TEST_F(PerfData, RecordingLoadsPlainAndGzippedAsItsText) {
   LoadResult cancelled = read_perf_data_file(dir_ + "/perf.data", o);
   ASSERT_FALSE(cancelled.ok());
   EXPECT_EQ(cancelled.error, "cancelled");
+
+  // The text perf prints is limited though it is never held whole.
+  LoadOptions small;
+  small.limits.max_bytes = 4096;
+  small.limits.bytes_hint = "--max-profile-mib";
+  LoadResult limited = read_perf_data_file(dir_ + "/perf.data", small);
+  ASSERT_FALSE(limited.ok());
+  EXPECT_EQ(limited.error,
+            "perf script printed more than the limit of 0 MiB (raise it with --max-profile-mib)");
 }
 
 TEST_F(PerfData, PerfsErrorIsTheLoadError) {
@@ -70,4 +82,85 @@ TEST_F(PerfData, PerfsErrorIsTheLoadError) {
   EXPECT_NE(refused.error.find("by running 'perf script'"), std::string::npos) << refused.error;
 }
 
+// Samples by the line of their leaf frame, those in `file`.
+std::map<int32_t, int64_t> leaf_lines(const Profile &p, const std::string &file) {
+  std::map<int32_t, int64_t> out;
+  const SampleColumns &c = p.events[0].samples;
+  for (size_t i = 0; i < c.size(); i++) {
+    if (c.stack[i] == kNoStack) continue;
+    const Frame &f = p.frames[p.stack_frame[c.stack[i]]];
+    if (p.str(p.functions[f.function].file) == file) out[f.line]++;
+  }
+  return out;
+}
+
+int32_t hottest(const std::map<int32_t, int64_t> &lines) {
+  int32_t best = -1;
+  int64_t most = 0;
+  for (auto [line, n] : lines)
+    if (n > most) best = line, most = n;
+  return best;
+}
+
 } // namespace
+
+// spin's loop is line 5 of hot.cc; the rebuilt hot.cc has three lines more at the top (its loop
+// on line 8). Recorded with perf's build-id cache in cache/ and without one.
+TEST_F(PerfData, RebuiltBinaryLinesComeFromTheBuildIdCacheOrNone) {
+  const std::string program =
+      "#include <cstdio>\n"
+      "__attribute__((noinline)) double spin(long n) {\n"
+      "  double s = 0;\n"
+      "  for (long i = 0; i < n; i++)\n"
+      "    s += static_cast<double>(i) * 0.5 / (static_cast<double>(i) + 1.5);\n"
+      "  return s;\n"
+      "}\n"
+      "int main() { std::printf(\"%f\\n\", spin(100000000)); }\n";
+  { std::ofstream(dir_ + "/hot.cc") << program; }
+  int status = 0;
+  std::string out = run_command(
+      "cd " + dir_ +
+          " && g++ -g -O1 -fno-omit-frame-pointer hot.cc -o hot 2>&1"
+          " && perf --buildid-dir " +
+          dir_ +
+          "/cache record -q -e cpu-clock -F 2000 -g -o "
+          "cached.data ./hot 2>&1 >/dev/null"
+          " && perf record -q --no-buildid-cache -e cpu-clock -F 2000 -g -o uncached.data ./hot "
+          "2>&1 >/dev/null && mkdir empty",
+      &status);
+  ASSERT_EQ(status, 0) << out;
+  const std::string hot_cc = dir_ + "/hot.cc", hot = dir_ + "/hot";
+  setenv("PERF_BUILDID_DIR", (dir_ + "/cache").c_str(), 1);
+  LoadResult before = load_profile_file(dir_ + "/cached.data");
+  ASSERT_TRUE(before.ok()) << before.describe();
+  EXPECT_EQ(hottest(leaf_lines(*before.profile, hot_cc)), 5);
+
+  { std::ofstream(dir_ + "/hot.cc") << "\n\n\n" << program; }
+  out = run_command("cd " + dir_ + " && g++ -g -O1 -fno-omit-frame-pointer hot.cc -o hot 2>&1",
+                    &status);
+  ASSERT_EQ(status, 0) << out;
+  // The cached copy: the recorded lines, line for line what they were before the rebuild.
+  LoadResult cached = load_profile_file(dir_ + "/cached.data");
+  ASSERT_TRUE(cached.ok()) << cached.describe();
+  EXPECT_EQ(leaf_lines(*cached.profile, hot_cc), leaf_lines(*before.profile, hot_cc));
+  for (const LoadWarning &w : cached.profile->metadata.warnings)
+    EXPECT_EQ(w.message.find("rebuilt"), std::string::npos) << w.message;
+
+  // No copy: no line from the rebuilt binary, and a warning that names it.
+  setenv("PERF_BUILDID_DIR", (dir_ + "/empty").c_str(), 1);
+  LoadResult uncached = load_profile_file(dir_ + "/uncached.data");
+  unsetenv("PERF_BUILDID_DIR");
+  ASSERT_TRUE(uncached.ok()) << uncached.describe();
+  std::map<int32_t, int64_t> lines = leaf_lines(*uncached.profile, hot_cc);
+  EXPECT_EQ(lines.count(8), 0u);
+  EXPECT_EQ(lines.count(5), 0u);
+  bool warned = false;
+  std::string said;
+  for (const LoadWarning &w : uncached.profile->metadata.warnings) {
+    said += w.message + "\n";
+    warned |= w.message == "no source lines for " + hot +
+                               ": rebuilt since the recording (its build-id is not the one perf "
+                               "recorded) and not in perf's build-id cache";
+  }
+  EXPECT_TRUE(warned) << said;
+}

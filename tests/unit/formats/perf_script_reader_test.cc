@@ -218,7 +218,7 @@ TEST(PerfScriptReader, EventsCommsInlinedAndUnknownFrames) {
 
 TEST(PerfScriptReader, DemanglesWhatPerfPrintsWithNoDemangle) {
   // The mangled names of the fixture (perf script --no-demangle) and what perf printed for
-  // them by default; Rust's legacy names as perf 6.1 demangled a rustc 1.63 binary.
+  // them by default; Rust's legacy and v0 names as perf 6.1 demangled rustc 1.63 binaries.
   const std::pair<const char *, const char *> cases[] = {
       {"_ZN4shop7Pricing8discountEdl", "shop::Pricing::discount"},
       {"_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE12_M_constructEmc@plt",
@@ -234,9 +234,17 @@ TEST(PerfScriptReader, DemanglesWhatPerfPrintsWithNoDemangle) {
        "std::rt::lang_start::{{closure}}"},
       {"_ZN2rs4shop16Pricing$LT$T$GT$8discount17h0123456789abcdefE",
        "rs::shop::Pricing<T>::discount"},
+      // Rust v0 (rustc 1.63 -C symbol-mangling-version=v0), as perf 6.1 printed them.
+      {"_RNvMNtCsfq2Zq5gqAK1_2v04shopINtB2_4CartdE5totalB4_", "<v0::shop::Cart<f64>>::total"},
+      {"_RNvCsfq2Zq5gqAK1_2v04main", "v0::main"},
+      {"_RNvCsfq2Zq5gqAK1_2v04main.llvm.123", "v0::main"},
+      {"_RNvNvNvNv", "_RNvNvNvNv"},
       {"main", "main"},
       {"_Znot_mangled", "_Znot_mangled"},
   };
+  // Generic arguments nested 3000 deep: bounded by the demangler, the name comes back as it is.
+  std::string deep = "_RINvCs1_1a1f" + std::string(3000, 'I');
+  EXPECT_EQ(demangle_native(deep), deep);
   for (auto [mangled, perf] : cases) EXPECT_EQ(demangle_native(mangled), perf) << mangled;
 }
 

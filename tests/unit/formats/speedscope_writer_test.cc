@@ -84,7 +84,7 @@ TEST(SpeedscopeWriter, UnitsAndEventSelection) {
   o.events = {7};
   std::string error;
   EXPECT_EQ(write_speedscope(*p, o, &error), "");
-  EXPECT_EQ(error, "event index 7 out of range");
+  EXPECT_EQ(error, "speedscope writer: event 7 does not exist (the profile has 2 events)");
 }
 
 TEST(SpeedscopeWriter, StringsAreAlwaysValidJson) {

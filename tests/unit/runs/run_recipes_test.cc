@@ -550,7 +550,20 @@ TEST(RunRecipes, GTestBinaryAndCTest) {
             "gtest: no params.binary and no CMake build with tests in /w/build (no "
             "CTestTestfile.cmake); build the project, or give params.binary or params.buildDir");
   EXPECT_EQ(plan_error({{"recipe", "gtest"}, {"test", "Pricing"}}),
-            "params.test is not a GoogleTest name Suite.Name: 'Pricing'");
+            "params.test is not a GoogleTest name Suite.Name (or */Suite.Name/*, Suite/*.Name, "
+            "*/Suite/*.Name): 'Pricing'");
+  EXPECT_EQ(plan_error({{"recipe", "gtest"}, {"test", "*/Pricing.Rates"}}),
+            "params.test is not a GoogleTest name Suite.Name (or */Suite.Name/*, Suite/*.Name, "
+            "*/Suite/*.Name): '*/Pricing.Rates'");
+  // TEST_P, TYPED_TEST and TYPED_TEST_P: ctest -R by the names gtest_discover_tests gives them.
+  auto ctest_regex = [&](const std::string &test) {
+    RunPlan plan = plan_of({{"recipe", "gtest"}, {"test", test}},
+                           perf_context(FramePointers::yes, {"/w/build/CTestTestfile.cmake"}));
+    return plan.steps.empty() ? std::string() : plan.steps[0].argv.at(13);
+  };
+  EXPECT_EQ(ctest_regex("*/Rates.AreFinite/*"), "^([^/]+/)?Rates\\.AreFinite/");
+  EXPECT_EQ(ctest_regex("Sizes/*.AreCounted"), "^Sizes\\.AreCounted<");
+  EXPECT_EQ(ctest_regex("*/Sizes/*.AreCounted"), "^[^.]+\\.AreCounted<");
   EXPECT_EQ(plan_error({{"recipe", "gtest"}}), "params.test (Suite.Name) is required for gtest");
 }
 

@@ -26,7 +26,7 @@ TEST(TestsInFile, Languages) {
 TEST(TestsInFile, FixtureGoogleTest) {
   std::string file = test::fixture_path("native-shop/test/pricing_test.cc");
   auto tests = find_tests(TestLanguage::cpp, test::read_file(file));
-  ASSERT_EQ(tests.size(), 2u);
+  ASSERT_EQ(tests.size(), 3u);
   EXPECT_EQ(tests[0].kind, FoundTest::Kind::gtest);
   EXPECT_EQ(tests[0].class_name, "Pricing");
   EXPECT_EQ(tests[0].name, "DiscountIsFinite");
@@ -35,10 +35,33 @@ TEST(TestsInFile, FixtureGoogleTest) {
   EXPECT_EQ(tests[1].class_name, "PricingFixture");
   EXPECT_EQ(tests[1].name, "LabelsAreCounted");
   EXPECT_EQ(where(tests[1].range), "25:0-29:1");
-  // Not tests: a declaration without a body, a macro in a comment or string, TEST_P.
-  auto none = find_tests(TestLanguage::cpp, "// TEST(A, B) {}\nconst char *s = \"TEST(A, B) {}\";\n"
-                                            "TEST(A, B);\nTEST_P(A, B) {}\n");
+  EXPECT_EQ(tests[0].gtest_filter, "Pricing.DiscountIsFinite");
+  EXPECT_EQ(tests[1].gtest_filter, "PricingFixture.LabelsAreCounted");
+  EXPECT_EQ(tests[2].gtest_filter, "*/Rates.AreFinite/*");
+  EXPECT_EQ(where(tests[2].range), "35:0-35:88");
+  // Not tests: a declaration without a body, a macro in a comment or string, another macro.
+  auto none =
+      find_tests(TestLanguage::cpp, "// TEST(A, B) {}\nconst char *s = \"TEST(A, B) {}\";\n"
+                                    "TEST(A, B);\nTEST_Q(A, B) {}\nTYPED_TEST_SUITE_P(A);\n");
   EXPECT_TRUE(none.empty());
+}
+
+TEST(TestsInFile, ParameterizedAndTypedGoogleTests) {
+  auto tests =
+      find_tests(TestLanguage::cpp, "TEST_P(Rates, AreFinite) {\n}\n"
+                                    "INSTANTIATE_TEST_SUITE_P(Some, Rates, Values(1, 2));\n"
+                                    "TYPED_TEST(Sizes, AreCounted) { TypeParam x{}; }\n"
+                                    "TYPED_TEST_P(Shapes, Fit) {}\n");
+  // Suite, name, gtest filter, range and selection of each.
+  std::vector<std::string> found;
+  for (const FoundTest &t : tests)
+    found.push_back(t.class_name + " " + t.name + " " + t.gtest_filter + " " + where(t.range) +
+                    " " + where(t.selection) + (t.kind == FoundTest::Kind::gtest ? "" : " ?"));
+  EXPECT_EQ(found, (std::vector<std::string>{
+                       "Rates AreFinite */Rates.AreFinite/* 0:0-1:1 0:14-0:23",
+                       "Sizes AreCounted Sizes/*.AreCounted 3:0-3:48 3:18-3:28",
+                       "Shapes Fit */Shapes/*.Fit 4:0-4:28 4:21-4:24",
+                   }));
 }
 
 TEST(TestsInFile, FixtureJUnit4) {
