@@ -88,6 +88,16 @@ void declare_stack_types(JfrTestChunk &c) {
             {{"truncated", "boolean"}, F{"frames", "jdk.types.StackFrame", false, true, {}}});
 }
 
+// jdk.ActiveSetting as the JDK and async-profiler declare it: the recording's settings.
+void declare_active_setting(JfrTestChunk &c) {
+  c.declare("jdk.ActiveSetting",
+            {ticks_field("startTime"),
+             {"id", "long"},
+             {"name", "java.lang.String"},
+             {"value", "java.lang.String"}},
+            "jdk.jfr.Event");
+}
+
 void declare_types(JfrTestChunk &c, int layout) {
   declare_stack_types(c);
   c.declare("test.Inner", {{"x", "int"}, {"y", "java.lang.String"}});
@@ -108,12 +118,7 @@ void declare_types(JfrTestChunk &c, int layout) {
              {"allocationSize", "long"},
              {"tlabSize", "long"}},
             "jdk.jfr.Event");
-  c.declare("jdk.ActiveSetting",
-            {ticks_field("startTime"),
-             {"id", "long"},
-             {"name", "java.lang.String"},
-             {"value", "java.lang.String"}},
-            "jdk.jfr.Event");
+  declare_active_setting(c);
   c.declare("test.Odd",
             {ticks_field("startTime"),
              {"inner", "test.Inner"},
@@ -712,12 +717,7 @@ std::string ap2_recording(const std::vector<int> &states, const std::string &wal
             {ticks_field("startTime"), ref("sampledThread", "java.lang.Thread"),
              ref("stackTrace", "jdk.types.StackTrace"), ref("state", "jdk.types.ThreadState")},
             "jdk.jfr.Event");
-  c.declare("jdk.ActiveSetting",
-            {ticks_field("startTime"),
-             {"id", "long"},
-             {"name", "java.lang.String"},
-             {"value", "java.lang.String"}},
-            "jdk.jfr.Event");
+  declare_active_setting(c);
   const char *names[] = {"STATE_DEFAULT", "STATE_RUNNABLE", "STATE_SLEEPING"};
   for (int k = 0; k < 3; k++)
     c.pool("jdk.types.ThreadState", k, [=](JfrBytes &b) { b.str(names[k]); });
