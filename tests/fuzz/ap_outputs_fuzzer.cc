@@ -12,9 +12,7 @@ using namespace hotlines;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size) {
   std::string_view data(reinterpret_cast<const char *>(bytes), size);
-  LoadOptions options;
-  options.threads = 1;
-  options.limits.max_bytes = 64 << 20; // within the fuzzer's memory limit
+  const LoadOptions options = fuzz_options();
   fuzz_check("ap_outputs_fuzzer", "the HTML reader", read_ap_html(data, options), ErrorPlace::line);
   fuzz_check("ap_outputs_fuzzer", "the text reader", read_ap_text(data, options), ErrorPlace::line);
   return 0;

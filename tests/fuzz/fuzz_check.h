@@ -1,7 +1,8 @@
 // What every reader's fuzz target asserts of one LoadResult: a profile that loads satisfies
 // Profile::check_valid(); a failure has a message and says where the input went wrong (a line
 // for text readers, a byte offset for the others). Anything else aborts with the target's and
-// the reader's names, which is how libFuzzer records a finding. Single-threaded, as a target is.
+// the reader's names, which is how libFuzzer records a finding. fuzz_options() is what the
+// targets load with. Single-threaded, as a target is.
 #pragma once
 
 #include "formats/load_result.h"
@@ -11,6 +12,18 @@
 #include <string>
 
 namespace hotlines {
+
+// The options a reader's target loads with: one thread (libFuzzer runs one input at a time),
+// at most 64 MiB of profile (within the fuzzer's memory limit), no file the input names read
+// (source maps) and no tool run on it (`perf script` on a PERFILE2 input).
+inline LoadOptions fuzz_options() {
+  LoadOptions options;
+  options.threads = 1;
+  options.limits.max_bytes = 64 << 20;
+  options.source_maps = false;
+  options.run_tools = false;
+  return options;
+}
 
 enum class ErrorPlace { none, line, offset };
 

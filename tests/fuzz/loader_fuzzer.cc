@@ -11,11 +11,7 @@ using namespace hotlines;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size) {
   std::string_view data(reinterpret_cast<const char *>(bytes), size);
-  LoadOptions options;
-  options.threads = 1;
-  options.limits.max_bytes = 64 << 20; // within the fuzzer's memory limit
-  options.source_maps = false;         // a fuzzer reads no files the input names
-  options.run_tools = false;           // no `perf script` on a PERFILE2 input
+  const LoadOptions options = fuzz_options();
   fuzz_check("loader_fuzzer", "the loader", load_profile_bytes(data, options), ErrorPlace::none);
   return 0;
 }

@@ -12,10 +12,7 @@ using namespace hotlines;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size) {
   std::string_view data(reinterpret_cast<const char *>(bytes), size);
-  LoadOptions options;
-  options.threads = 1;
-  options.limits.max_bytes = 64 << 20; // within the fuzzer's memory limit
-  options.run_tools = false;
+  const LoadOptions options = fuzz_options();
   (void)looks_like_perf_script(data);
   fuzz_check("perf_script_fuzzer", "the perf script reader", read_perf_script(data, options),
              ErrorPlace::line);

@@ -14,10 +14,7 @@ using namespace hotlines;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size) {
   std::string_view data(reinterpret_cast<const char *>(bytes), size);
-  LoadOptions options;
-  options.threads = 1;
-  options.source_maps = false;
-  options.limits.max_bytes = 64 << 20;
+  const LoadOptions options = fuzz_options();
   fuzz_check("v8_profiles_fuzzer", "the cpuprofile reader", read_cpuprofile(data, options),
              ErrorPlace::offset);
   fuzz_check("v8_profiles_fuzzer", "the heapprofile reader", read_heapprofile(data, options),
