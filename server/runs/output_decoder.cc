@@ -32,6 +32,32 @@ bool valid_prefix(const unsigned char *b, size_t n, size_t len) {
   return true;
 }
 
+// Terminal escape sequences run output is full of when a tool thinks it may color (Jest, Vitest
+// and npm do under CI=1 or FORCE_COLOR): ESC [ params final (CSI: colors, cursor moves),
+// ESC ] text BEL or ESC \ (OSC: titles, links), ESC intermediates final (charsets, and the
+// rest). Returns the length of the one at b[0] == ESC; 0 when it completes in a later chunk.
+// A sequence longer than any real one is cut at the limit, so hostile output cannot make the
+// decoder hold bytes back without end.
+size_t escape_length(const unsigned char *b, size_t n) {
+  constexpr size_t kLongest = 4096;
+  size_t i = 1;
+  if (n > kLongest) n = kLongest;
+  if (i == n) return n == kLongest ? n : 0;
+  if (b[i] == '[') {
+    for (i++; i < n; i++)
+      if (b[i] >= 0x40 && b[i] <= 0x7E) return i + 1;
+  } else if (b[i] == ']') {
+    for (i++; i < n; i++) {
+      if (b[i] == 0x07) return i + 1;
+      if (b[i] == 0x1B && i + 1 < n) return b[i + 1] == '\\' ? i + 2 : i;
+    }
+  } else {
+    for (; i < n; i++)
+      if (b[i] >= 0x30 && b[i] <= 0x7E) return i + 1;
+  }
+  return n == kLongest ? n : 0;
+}
+
 } // namespace
 
 std::string OutputDecoder::feed(int stream, std::string_view bytes) {
@@ -42,6 +68,12 @@ std::string OutputDecoder::feed(int stream, std::string_view bytes) {
   const auto *b = reinterpret_cast<const unsigned char *>(pending.data());
   size_t i = 0, n = pending.size();
   while (i < n) {
+    if (b[i] == 0x1B) {
+      size_t len = escape_length(b + i, n - i);
+      if (len == 0) break; // completes in a later chunk
+      i += len;
+      continue;
+    }
     size_t len = sequence_length(b[i]);
     if (len == 0) {
       out += kReplacement;
@@ -65,7 +97,8 @@ std::string OutputDecoder::feed(int stream, std::string_view bytes) {
 
 std::string OutputDecoder::finish(int stream) {
   std::string out;
-  if (!pending_[stream].empty()) out = std::string(kReplacement);
+  // What is held back is an unfinished character (shown as U+FFFD) or escape (dropped).
+  if (!pending_[stream].empty() && pending_[stream][0] != '\x1B') out = std::string(kReplacement);
   pending_[stream].clear();
   keep(out);
   return out;

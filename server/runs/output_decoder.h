@@ -1,7 +1,9 @@
 // OutputDecoder: a run's output as it streams in. Turns raw byte chunks of one stream into valid
 // UTF-8 text (a sequence split across reads is held back until it completes; invalid bytes
-// become U+FFFD, so the text can go into JSON) and keeps the tail of everything seen for
-// error reports. Not thread-safe; one per run, used on the loop thread.
+// become U+FFFD, so the text can go into JSON), drops terminal escape sequences (colors and
+// cursor moves, which an output panel would show as garbage; one split across reads is held
+// back too) and keeps the tail of everything seen for error reports. Not thread-safe; one per
+// run, used on the loop thread.
 #pragma once
 
 #include <string>

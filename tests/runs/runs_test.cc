@@ -1056,7 +1056,14 @@ TEST_F(Runs, NodeTestOfATypeScriptTest) {
 // the maps the preload recorded. Each run's lines equal the oracle's reading of its
 // .cpuprofile files, the hot loop's line is first, and the other test of the file did not
 // run (its loop has no sample).
+//
+// The runs are told to color (FORCE_COLOR, as CI=1 or a user's shell does): the runners'
+// summaries are checked in the output as plain text, with no escape sequence left in it.
 TEST_F(Runs, NodeTestOfJestVitestAndMochaTests) {
+  auto colored = [](json run) {
+    run["env"] = {{"FORCE_COLOR", "1"}};
+    return run;
+  };
   fs::path root = copy_node_fixture(
       "node-runners", {"package.json", "package-lock.json", "src", "jest", "vitest", "mocha"});
   LspClient &c = start_server(root);
@@ -1087,7 +1094,7 @@ TEST_F(Runs, NodeTestOfJestVitestAndMochaTests) {
                        {"cwd", root.string()}};
     EXPECT_EQ(r["tests"][1]["run"], want);
     std::string id;
-    json done = run(r["tests"][1]["run"], 300, &id);
+    json done = run(colored(r["tests"][1]["run"]), 300, &id);
     ASSERT_FALSE(done.is_null());
     const std::string out = output_of(id);
     EXPECT_FALSE(done.contains("error")) << done.dump() << out;
@@ -1096,6 +1103,7 @@ TEST_F(Runs, NodeTestOfJestVitestAndMochaTests) {
         << out;
     EXPECT_NE(out.find(std::string("node_modules/.bin/") + k.runner), std::string::npos) << out;
     EXPECT_NE(out.find(k.ran), std::string::npos) << out;
+    EXPECT_EQ(out.find('\x1B'), std::string::npos) << out;
 
     json oracle = cpuprofile_oracle(done["profilePath"].get<std::string>());
     const std::string source = (root / k.source).string();
@@ -1114,7 +1122,7 @@ TEST_F(Runs, NodeTestOfJestVitestAndMochaTests) {
   // The package's tests as a whole: `npm test` (vitest run vitest/) under the preload, which
   // reaches Vitest's forked worker through npm and Vitest; both tests of pricing.test.ts run.
   std::string id;
-  json done = run({{"recipe", "node-test"}}, 300, &id);
+  json done = run(colored({{"recipe", "node-test"}}), 300, &id);
   ASSERT_FALSE(done.is_null());
   const std::string out = output_of(id);
   EXPECT_FALSE(done.contains("error")) << done.dump() << out;

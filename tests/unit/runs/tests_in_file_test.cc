@@ -1,5 +1,6 @@
 // Tests in a file: JUnit methods with their classes, Java main methods, and Go tests and
-// benchmarks, with ranges; and OutputDecoder's UTF-8 chunking of streamed process output.
+// benchmarks, with ranges; and OutputDecoder's UTF-8 chunking and escape dropping of streamed
+// process output.
 #include "server/runs/output_decoder.h"
 #include "server/runs/tests_in_file.h"
 #include "test_util.h"
@@ -268,6 +269,28 @@ TEST(OutputDecoderText, SplitsAndRepairsUtf8) {
   EXPECT_EQ(out.feed(0, "\xF0\x9F"), "");
   EXPECT_EQ(out.finish(0), "\xEF\xBF\xBD");
   EXPECT_EQ(out.tail(), "caferr\xC3\xA9 ok\nbad \xEF\xBF\xBD\xEF\xBF\xBD x\xEF\xBF\xBD");
+}
+
+// What Vitest prints under CI=1: colors, a cursor move, a link (OSC 8) and a charset switch,
+// with sequences split across reads; none reaches the text, the characters around them do.
+TEST(OutputDecoderText, DropsTerminalEscapes) {
+  OutputDecoder out;
+  EXPECT_EQ(
+      out.feed(0, "\x1B[2m      Tests \x1B[22m \x1B[1m\x1B[32m2 passed\x1B[39m\x1B[22m (2)\n"),
+      "      Tests  2 passed (2)\n");
+  EXPECT_EQ(out.feed(0, "a\x1B"), "a");
+  EXPECT_EQ(out.feed(0, "[3"), "");
+  EXPECT_EQ(out.feed(0, "8;5;1mred\x1B[0m \x1B[2K\x1B[1A"), "red ");
+  EXPECT_EQ(out.feed(0, "\x1B]8;;file:///a.js\x07"
+                        "a.js\x1B]8;;\x1B\\ \x1B(Bok"),
+            "a.js ok");
+  EXPECT_EQ(out.feed(1, "caf\xC3\x1B[0m"), "caf\xEF\xBF\xBD");
+  EXPECT_EQ(out.feed(0, "\x1B]0;title never ended"), "");
+  EXPECT_EQ(out.finish(0), ""); // an unfinished escape is dropped, not shown as U+FFFD
+  // A sequence longer than any real one is cut, not held back without end.
+  EXPECT_EQ(out.feed(1, "\x1B]" + std::string(5000, 'x') + "\x07z"),
+            std::string(5000 - 4094, 'x') + "\x07z");
+  EXPECT_EQ(out.tail().find('\x1B'), std::string::npos);
 }
 
 TEST(OutputDecoderText, TailKeepsTheEnd) {
