@@ -16,8 +16,10 @@ std::vector<int64_t> subtree_weights(const StackTree &tree, std::span<const int6
 
 // In preorder (children in id order) the path to a node is a stack: entering a node pops the
 // nodes that are not its ancestors. Preorder positions come from subtree sizes in two passes
-// over the nodes in id order, so nothing walks the tree by pointers and nothing recurses.
-std::vector<uint8_t> first_on_path(const StackTree &tree, const KeyMap &keys) {
+// over the nodes in id order, so nothing walks the tree by pointers and nothing recurses. The
+// positions are the costly part on a big tree, so every map's flags come from one set of them.
+std::vector<std::vector<uint8_t>> first_on_path(const StackTree &tree,
+                                                std::span<const KeyMap *const> maps) {
   const uint32_t n = static_cast<uint32_t>(tree.size());
   // Subtree sizes (children first), then positions: a node takes its parent's next free slot
   // and its children's slots start right after it. `next` holds sizes until a node is placed.
@@ -33,29 +35,43 @@ std::vector<uint8_t> first_on_path(const StackTree &tree, const KeyMap &keys) {
     slot += size;
     next[i] = pos[i] + 1;
   }
-  // Keys and parent positions in preorder.
-  std::vector<uint32_t> key(n), up(n);
+  // Frames and parent positions in preorder (the frames where the sizes were).
+  std::vector<uint32_t> &frame = next, up(n);
   for (uint32_t i = 0; i < n; i++) {
     const uint32_t par = tree.parent(i);
-    key[pos[i]] = keys.of_frame[tree.frame(i)];
+    frame[pos[i]] = tree.frame(i);
     up[pos[i]] = par == kNoNode ? kNoNode : pos[par];
   }
-  // One pass in preorder with the current path as a stack and, per key, its occurrences on it.
-  std::vector<uint8_t> first_at(n, 0);
-  std::vector<uint32_t> active(keys.count, 0);
+  // One pass in preorder with the current path as a stack and, per map and key, its
+  // occurrences on it.
+  const size_t m = maps.size();
+  std::vector<std::vector<uint8_t>> first_at(m, std::vector<uint8_t>(n, 0));
+  std::vector<std::vector<uint32_t>> active(m);
+  for (size_t k = 0; k < m; k++) active[k].assign(maps[k]->count, 0);
   std::vector<uint32_t> path; // positions, root first
   for (uint32_t j = 0; j < n; j++) {
     while (!path.empty() && path.back() != up[j]) {
-      if (key[path.back()] != kNoKey) active[key[path.back()]]--;
+      for (size_t k = 0; k < m; k++) {
+        const uint32_t key = maps[k]->of_frame[frame[path.back()]];
+        if (key != kNoKey) active[k][key]--;
+      }
       path.pop_back();
     }
-    const uint32_t k = key[j];
-    if (k != kNoKey) first_at[j] = active[k]++ == 0;
+    for (size_t k = 0; k < m; k++) {
+      const uint32_t key = maps[k]->of_frame[frame[j]];
+      if (key != kNoKey) first_at[k][j] = active[k][key]++ == 0;
+    }
     path.push_back(j);
   }
-  std::vector<uint8_t> first(n);
-  for (uint32_t i = 0; i < n; i++) first[i] = first_at[pos[i]];
+  std::vector<std::vector<uint8_t>> first(m, std::vector<uint8_t>(n));
+  for (size_t k = 0; k < m; k++)
+    for (uint32_t i = 0; i < n; i++) first[k][i] = first_at[k][pos[i]];
   return first;
+}
+
+std::vector<uint8_t> first_on_path(const StackTree &tree, const KeyMap &keys) {
+  const KeyMap *maps[] = {&keys};
+  return std::move(first_on_path(tree, maps)[0]);
 }
 
 bool hides_whole_keys(const std::vector<uint8_t> &hidden, const KeyMap &keys) {

@@ -29,6 +29,10 @@ std::vector<int64_t> subtree_weights(const StackTree &tree, std::span<const int6
 
 // first[n] = 1 when the key of node n does not occur on the path above n (root side).
 std::vector<uint8_t> first_on_path(const StackTree &tree, const KeyMap &keys);
+// The same for several maps at once, in their order: the tree's preorder, which costs more
+// than a map's flags, is computed once for all of them.
+std::vector<std::vector<uint8_t>> first_on_path(const StackTree &tree,
+                                                std::span<const KeyMap *const> maps);
 
 // True when every key's frames are all hidden or all shown (frames without a key aside).
 bool hides_whole_keys(const std::vector<uint8_t> &hidden_frame, const KeyMap &keys);

@@ -1,6 +1,6 @@
 // Building a ProfileIndex (see profile_index.h).
-// Threading: build() runs on one thread (its sample passes on both cores); the lazy parts use
-// call_once.
+// Threading: build() runs on one thread (its sample passes on both cores); the lazy parts,
+// the other events' views among them, use call_once.
 #include "server/engine/profile_index.h"
 
 #include "server/engine/callee_shape.h"
@@ -55,8 +55,11 @@ std::shared_ptr<const CalleeShape> ProfileIndex::callee_shape(bool lines) const 
 }
 
 std::shared_ptr<const ViewWeights> ProfileIndex::unfiltered(EventId event, Measure measure) const {
-  if (event >= unfiltered_count_.size()) return nullptr;
-  return measure == Measure::count ? unfiltered_count_[event] : unfiltered_value_[event];
+  if (event >= profile_->events.size()) return nullptr;
+  const size_t slot = 2 * event + (measure == Measure::value);
+  std::call_once(unfiltered_once_[slot],
+                 [&] { unfiltered_[slot] = unfiltered_view(event, measure, nullptr); });
+  return unfiltered_[slot];
 }
 
 namespace {
@@ -76,6 +79,60 @@ std::vector<uint32_t> order_keys(const FunctionKeys &keys, const std::vector<int
 }
 
 } // namespace
+
+std::shared_ptr<const ViewWeights>
+ProfileIndex::unfiltered_view(EventId e, Measure m, const std::atomic<bool> *cancel) const {
+  const Profile &p = *profile_;
+  if (m == Measure::value && p.events[e].samples.value.empty()) {
+    // value == count: share the weights and tables, with the value measure's label.
+    std::shared_ptr<const ViewWeights> counted = unfiltered(e, Measure::count);
+    if (!counted) return nullptr;
+    auto w = std::make_shared<ViewWeights>();
+    const ViewWeights &c = *counted;
+    w->index = this;
+    w->view = c.view;
+    w->view.measure = m;
+    w->event = e;
+    w->measure = m;
+    w->tree = c.tree;
+    w->self_weights = c.self_weights;
+    w->cum_weights = c.cum_weights;
+    w->total = c.total;
+    w->empty = c.empty;
+    w->samples = c.samples;
+    w->tables = c.tables;
+    return w;
+  }
+  View v;
+  v.event = std::string(p.str(p.events[e].name));
+  v.measure = m;
+  SampleFilter filter;
+  std::string err;
+  if (!filter.compile(p, v, tree_, &idle_, cancel, &err)) return nullptr;
+  PassTotals pass = weigh_samples(filter, p, true, cancel, threads_);
+  if (pass.cancelled) return nullptr;
+  auto w = std::make_shared<ViewWeights>();
+  w->index = this;
+  w->view = v;
+  w->event = e;
+  w->measure = m;
+  w->tree = tree_;
+  auto cum = std::make_shared<const std::vector<int64_t>>(subtree_weights(*tree_, pass.self));
+  auto tables = std::make_shared<UnfilteredTables>();
+  tables->functions = sum_keys(*tree_, pass.self, *cum, by_name_->map(), *first_name_);
+  tables->lines = sum_keys(*tree_, pass.self, *cum, lines_->lines(), *first_lines_);
+  tables->files = sum_keys(*tree_, pass.self, *cum, lines_->files(), *first_files_);
+  tables->by_self = order_keys(*by_name_, tables->functions.self, tables->functions.total);
+  tables->by_total = order_keys(*by_name_, tables->functions.total, tables->functions.self);
+  tables->thread_weight = std::move(pass.thread);
+  w->self_weights = std::make_shared<const std::vector<int64_t>>(std::move(pass.self));
+  w->cum_weights = std::move(cum);
+  w->total = pass.total;
+  w->empty = pass.empty;
+  w->samples = pass.samples;
+  w->tables = std::move(tables);
+  return w;
+}
 
 std::shared_ptr<const ProfileIndex> ProfileIndex::build(std::shared_ptr<const Profile> profile,
                                                         const std::atomic<bool> *cancel,
@@ -99,68 +156,28 @@ std::shared_ptr<const ProfileIndex> ProfileIndex::build(std::shared_ptr<const Pr
   }
   idx->end_ns_ = end;
 
-  auto first_fn = idx->first_functions(FunctionGrouping::name);
-  auto first_line = idx->first_lines();
-  auto first_file = idx->first_files();
+  // The three maps every unfiltered view sums, flagged from one preorder of the tree.
+  const KeyMap *maps[] = {&idx->by_name_->map(), &idx->lines_->lines(), &idx->lines_->files()};
+  std::vector<std::vector<uint8_t>> firsts = first_on_path(*idx->tree_, maps);
+  std::once_flag *once[] = {&idx->once_name_, &idx->once_lines_, &idx->once_files_};
+  FirstOnPath *flags[] = {&idx->first_name_, &idx->first_lines_, &idx->first_files_};
+  for (size_t m = 0; m < 3; m++)
+    std::call_once(*once[m], [&] {
+      *flags[m] = std::make_shared<const std::vector<uint8_t>>(std::move(firsts[m]));
+    });
   if (cancelled()) return nullptr;
 
-  for (EventId e = 0; e < p.events.size(); e++) {
-    std::shared_ptr<const ViewWeights> by_measure[2];
-    for (Measure m : {Measure::count, Measure::value}) {
-      if (m == Measure::value && p.events[e].samples.value.empty()) {
-        // value == count: share the weights and tables, with the value measure's label.
-        auto w = std::make_shared<ViewWeights>();
-        const ViewWeights &c = *by_measure[0];
-        w->index = idx.get();
-        w->view = c.view;
-        w->view.measure = m;
-        w->event = e;
-        w->measure = m;
-        w->tree = c.tree;
-        w->self_weights = c.self_weights;
-        w->cum_weights = c.cum_weights;
-        w->total = c.total;
-        w->empty = c.empty;
-        w->samples = c.samples;
-        w->tables = c.tables;
-        by_measure[1] = std::move(w);
-        continue;
-      }
-      View v;
-      v.event = std::string(p.str(p.events[e].name));
-      v.measure = m;
-      SampleFilter filter;
-      std::string err;
-      if (!filter.compile(p, v, idx->tree_, &idx->idle_, cancel, &err)) return nullptr;
-      PassTotals pass = weigh_samples(filter, p, true, cancel, threads);
-      if (pass.cancelled) return nullptr;
-      auto w = std::make_shared<ViewWeights>();
-      w->index = idx.get();
-      w->view = v;
-      w->event = e;
-      w->measure = m;
-      w->tree = idx->tree_;
-      auto cum =
-          std::make_shared<const std::vector<int64_t>>(subtree_weights(*idx->tree_, pass.self));
-      auto tables = std::make_shared<UnfilteredTables>();
-      tables->functions = sum_keys(*idx->tree_, pass.self, *cum, idx->by_name_->map(), *first_fn);
-      tables->lines = sum_keys(*idx->tree_, pass.self, *cum, idx->lines_->lines(), *first_line);
-      tables->files = sum_keys(*idx->tree_, pass.self, *cum, idx->lines_->files(), *first_file);
-      tables->by_self = order_keys(*idx->by_name_, tables->functions.self, tables->functions.total);
-      tables->by_total =
-          order_keys(*idx->by_name_, tables->functions.total, tables->functions.self);
-      tables->thread_weight = std::move(pass.thread);
-      w->self_weights = std::make_shared<const std::vector<int64_t>>(std::move(pass.self));
-      w->cum_weights = std::move(cum);
-      w->total = pass.total;
-      w->empty = pass.empty;
-      w->samples = pass.samples;
-      w->tables = std::move(tables);
-      by_measure[m == Measure::count ? 0 : 1] = std::move(w);
-      if (cancelled()) return nullptr;
-    }
-    idx->unfiltered_count_.push_back(std::move(by_measure[0]));
-    idx->unfiltered_value_.push_back(std::move(by_measure[1]));
+  // The default event's view by value now (the first requests ask for it: an editor's heat,
+  // `hot`); the others on first use.
+  idx->threads_ = threads;
+  idx->unfiltered_ = std::make_unique<std::shared_ptr<const ViewWeights>[]>(2 * p.events.size());
+  idx->unfiltered_once_ = std::make_unique<std::once_flag[]>(2 * p.events.size());
+  const EventId first = static_cast<EventId>(p.metadata.default_event);
+  if (first < p.events.size()) {
+    auto w = idx->unfiltered_view(first, Measure::value, cancel);
+    if (!w) return nullptr;
+    std::call_once(idx->unfiltered_once_[2 * first + 1],
+                   [&] { idx->unfiltered_[2 * first + 1] = std::move(w); });
   }
   return idx;
 }

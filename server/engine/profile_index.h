@@ -1,6 +1,8 @@
 // ProfileIndex: everything queries need that depends only on the loaded profile, built once
 // after load: the stack tree, function/line/file key tables, idle flags, and for every event
-// and measure the unfiltered view with its hot-function, line, file and thread tables. The
+// and measure the unfiltered view with its hot-function, line, file and thread tables (the
+// default event's by value at build, as the first requests need it; the others when first
+// asked for, since each holds two weights per stack tree node). The
 // LSP server builds one per loaded profile on a worker thread and then shares it read-only
 // between any number of query threads. Owns (shares) the profile.
 #pragma once
@@ -42,7 +44,9 @@ public:
   // built on first use.
   const FunctionLineKeys &function_lines(FunctionGrouping g) const;
   FirstOnPath first_function_lines(FunctionGrouping g) const;
-  // The precomputed unfiltered view of an event (name grouping).
+  // The unfiltered view of an event (name grouping): the default event's by value is computed
+  // by build(), the others on first use (not cancellable; a caller waits while another thread
+  // computes it).
   std::shared_ptr<const ViewWeights> unfiltered(EventId event, Measure measure) const;
   // The merged callee tree of the profile's stacks (name grouping), built on first use.
   std::shared_ptr<const CalleeShape> callee_shape(bool lines) const;
@@ -53,6 +57,9 @@ public:
 
 private:
   ProfileIndex() = default;
+  // Computes an unfiltered view; null when cancelled.
+  std::shared_ptr<const ViewWeights> unfiltered_view(EventId e, Measure m,
+                                                     const std::atomic<bool> *cancel) const;
 
   std::shared_ptr<const Profile> profile_;
   std::shared_ptr<const StackTree> tree_;
@@ -63,7 +70,10 @@ private:
   std::vector<uint8_t> idle_;
   mutable std::once_flag once_name_, once_fqn_, once_lines_, once_files_;
   mutable FirstOnPath first_name_, first_fqn_, first_lines_, first_files_;
-  std::vector<std::shared_ptr<const ViewWeights>> unfiltered_count_, unfiltered_value_;
+  // Unfiltered views by 2 * event + (measure == value), each set once.
+  mutable std::unique_ptr<std::shared_ptr<const ViewWeights>[]> unfiltered_;
+  std::unique_ptr<std::once_flag[]> unfiltered_once_;
+  unsigned threads_ = 0;
   mutable std::once_flag function_lines_once_[2], first_function_lines_once_[2];
   mutable std::unique_ptr<FunctionLineKeys> function_lines_[2];
   mutable FirstOnPath first_function_lines_[2];

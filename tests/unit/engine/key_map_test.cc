@@ -59,9 +59,12 @@ TEST(KeyMap, FirstOnPathMatchesANaiveWalkWithAndWithoutHiddenFrames) {
     auto tree = StackTree::without_frames(p, hidden, nullptr);
     ASSERT_NE(tree, nullptr);
     EXPECT_LT(tree->size(), idx->tree()->size());
+    const std::vector<std::vector<uint8_t>> all = first_on_path(*tree, maps); // one preorder
+    ASSERT_EQ(all.size(), 3u);
     for (int m = 0; m < 3; m++) {
       std::vector<uint8_t> want = naive_first(*tree, *maps[m]);
       EXPECT_EQ(first_on_path(*tree, *maps[m]), want) << hide << " map " << m;
+      EXPECT_EQ(all[m], want) << hide << " map " << m;
       if (hides_whole_keys(hidden, *maps[m])) {
         EXPECT_EQ(first_on_path_from_profile(*tree, *maps[m], profile_first[m]), want)
             << hide << " map " << m;

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <thread>
 
 using namespace hotlines;
 using namespace hotlines::test;
@@ -35,6 +36,44 @@ TEST(QueryHot, RecursionCountsTotalOncePerSample) {
   auto fv = view_of(*idx, f);
   EXPECT_EQ(fv->tables, nullptr);
   EXPECT_EQ(rows_of(hot_functions(*fv, {})), m);
+}
+
+// build() computes the default event's views; another event's are computed on first use,
+// once, whichever thread asks first, and equal what build() would have made of them.
+TEST(QueryHot, OtherEventsViewsAreComputedOnceOnFirstUse) {
+  TestProfile t;
+  FrameId a = t.java("p/A", "a", 1), b = t.java("p/B", "b", 2);
+  t.sample("cpu", {a, b});
+  t.sample("alloc", {a, b}, "main", 0, 1, 100);
+  t.sample("alloc", {a}, "main", 0, 1, 40);
+  t.sample("alloc", {a, b}, "worker", 0, 2, 7);
+  auto idx = index_of(t);
+  ASSERT_EQ(idx->profile().metadata.default_event, 0);
+  std::shared_ptr<const ViewWeights> seen[4];
+  std::vector<std::thread> askers;
+  for (int i = 0; i < 4; i++)
+    askers.emplace_back(
+        [&, i] { seen[i] = idx->unfiltered(1, i % 2 ? Measure::value : Measure::count); });
+  for (std::thread &th : askers) th.join();
+  ASSERT_NE(seen[0], nullptr);
+  ASSERT_NE(seen[1], nullptr);
+  EXPECT_EQ(seen[0], seen[2]); // one view per event and measure
+  EXPECT_EQ(seen[1], seen[3]);
+  EXPECT_EQ(idx->unfiltered(1, Measure::value), seen[1]);
+  EXPECT_EQ(idx->unfiltered(2, Measure::value), nullptr); // no such event
+  const ViewWeights &bytes = *seen[1];
+  EXPECT_EQ(bytes.total, 147);
+  EXPECT_EQ(seen[0]->total, 4);
+  ASSERT_NE(bytes.tables, nullptr);
+  EXPECT_EQ(bytes.tables->thread_weight, (std::vector<int64_t>{140, 7}));
+  View v;
+  v.event = "alloc";
+  auto m = rows_of(hot_functions(*view_of(*idx, v), {}));
+  EXPECT_EQ(m["p.A.a"], std::make_pair(int64_t{40}, int64_t{147}));
+  EXPECT_EQ(m["p.B.b"], std::make_pair(int64_t{107}, int64_t{107}));
+  // The same sums from a filtered view (computed per query, not at load).
+  v.threads.names = {"main", "worker"};
+  EXPECT_EQ(rows_of(hot_functions(*view_of(*idx, v), {})), m);
 }
 
 TEST(QueryHot, TiesOrderByOtherWeightThenName) {
