@@ -54,7 +54,9 @@ bool CliInput::load(const std::string &path, const CliFlags &flags, bool one_eve
     cli_fail(kExitInput, r.describe(), json_);
     return false;
   }
-  index_ = ProfileIndex::build(std::shared_ptr<const Profile>(std::move(r.profile)));
+  // One question per run: the index builds only what the command's view reads.
+  index_ = ProfileIndex::build(std::shared_ptr<const Profile>(std::move(r.profile)), nullptr, 0,
+                               false);
   return true;
 }
 

@@ -106,6 +106,9 @@ ProfileIndex::unfiltered_view(EventId e, Measure m, const std::atomic<bool> *can
   View v;
   v.event = std::string(p.str(p.events[e].name));
   v.measure = m;
+  // The flags first: computing them takes more memory than the weights, which are not
+  // allocated yet.
+  const FirstOnPath first = first_functions(FunctionGrouping::name);
   SampleFilter filter;
   std::string err;
   if (!filter.compile(p, v, tree_, &idle_, cancel, &err)) return nullptr;
@@ -119,9 +122,7 @@ ProfileIndex::unfiltered_view(EventId e, Measure m, const std::atomic<bool> *can
   w->tree = tree_;
   auto cum = std::make_shared<const std::vector<int64_t>>(subtree_weights(*tree_, pass.self));
   auto tables = std::make_shared<UnfilteredTables>();
-  tables->functions = sum_keys(*tree_, pass.self, *cum, by_name_->map(), *first_name_);
-  tables->lines = sum_keys(*tree_, pass.self, *cum, lines_->lines(), *first_lines_);
-  tables->files = sum_keys(*tree_, pass.self, *cum, lines_->files(), *first_files_);
+  tables->functions = sum_keys(*tree_, pass.self, *cum, by_name_->map(), *first);
   tables->by_self = order_keys(*by_name_, tables->functions.self, tables->functions.total);
   tables->by_total = order_keys(*by_name_, tables->functions.total, tables->functions.self);
   tables->thread_weight = std::move(pass.thread);
@@ -136,7 +137,7 @@ ProfileIndex::unfiltered_view(EventId e, Measure m, const std::atomic<bool> *can
 
 std::shared_ptr<const ProfileIndex> ProfileIndex::build(std::shared_ptr<const Profile> profile,
                                                         const std::atomic<bool> *cancel,
-                                                        unsigned threads) {
+                                                        unsigned threads, bool editor) {
   auto cancelled = [&] { return cancel && cancel->load(std::memory_order_relaxed); };
   auto idx = std::shared_ptr<ProfileIndex>(new ProfileIndex());
   const Profile &p = *profile;
@@ -156,7 +157,15 @@ std::shared_ptr<const ProfileIndex> ProfileIndex::build(std::shared_ptr<const Pr
   }
   idx->end_ns_ = end;
 
-  // The three maps every unfiltered view sums, flagged from one preorder of the tree.
+  idx->threads_ = threads;
+  idx->unfiltered_ = std::make_unique<std::shared_ptr<const ViewWeights>[]>(2 * p.events.size());
+  idx->unfiltered_once_ = std::make_unique<std::once_flag[]>(2 * p.events.size());
+  const EventId first = static_cast<EventId>(p.metadata.default_event);
+  if (!editor || first >= p.events.size()) return idx;
+
+  // What an editor's first requests read (the heat of a file: the default event's views by
+  // value and by count, their line and file sums): the three maps' flags from one preorder
+  // of the tree, then the views.
   const KeyMap *maps[] = {&idx->by_name_->map(), &idx->lines_->lines(), &idx->lines_->files()};
   std::vector<std::vector<uint8_t>> firsts = first_on_path(*idx->tree_, maps);
   std::once_flag *once[] = {&idx->once_name_, &idx->once_lines_, &idx->once_files_};
@@ -165,19 +174,14 @@ std::shared_ptr<const ProfileIndex> ProfileIndex::build(std::shared_ptr<const Pr
     std::call_once(*once[m], [&] {
       *flags[m] = std::make_shared<const std::vector<uint8_t>>(std::move(firsts[m]));
     });
-  if (cancelled()) return nullptr;
-
-  // The default event's view by value now (the first requests ask for it: an editor's heat,
-  // `hot`); the others on first use.
-  idx->threads_ = threads;
-  idx->unfiltered_ = std::make_unique<std::shared_ptr<const ViewWeights>[]>(2 * p.events.size());
-  idx->unfiltered_once_ = std::make_unique<std::once_flag[]>(2 * p.events.size());
-  const EventId first = static_cast<EventId>(p.metadata.default_event);
-  if (first < p.events.size()) {
-    auto w = idx->unfiltered_view(first, Measure::value, cancel);
+  for (Measure m : {Measure::count, Measure::value}) {
+    if (cancelled()) return nullptr;
+    const size_t slot = 2 * first + (m == Measure::value);
+    auto w = idx->unfiltered_view(first, m, cancel);
     if (!w) return nullptr;
-    std::call_once(idx->unfiltered_once_[2 * first + 1],
-                   [&] { idx->unfiltered_[2 * first + 1] = std::move(w); });
+    w->table_lines();
+    w->table_files();
+    std::call_once(idx->unfiltered_once_[slot], [&] { idx->unfiltered_[slot] = std::move(w); });
   }
   return idx;
 }

@@ -1,7 +1,7 @@
 // ProfileIndex: everything queries need that depends only on the loaded profile, built once
 // after load: the stack tree, function/line/file key tables, idle flags, and for every event
 // and measure the unfiltered view with its hot-function, line, file and thread tables (the
-// default event's by value at build, as the first requests need it; the others when first
+// default event's at build, as an editor's first requests need them; the others when first
 // asked for, since each holds two weights per stack tree node). The
 // LSP server builds one per loaded profile on a worker thread and then shares it read-only
 // between any number of query threads. Owns (shares) the profile.
@@ -25,10 +25,12 @@ struct FunctionLineKeys;
 
 class ProfileIndex {
 public:
-  // Builds the index on up to `threads` threads (0: both cores). Returns null when cancelled.
+  // Builds the index on up to `threads` threads (0: both cores). With `editor`, also what an
+  // editor's first requests read (the default event's views, their line and file sums); the
+  // CLI, which asks one question, leaves everything to first use. Null when cancelled.
   static std::shared_ptr<const ProfileIndex> build(std::shared_ptr<const Profile> profile,
                                                    const std::atomic<bool> *cancel = nullptr,
-                                                   unsigned threads = 0);
+                                                   unsigned threads = 0, bool editor = true);
 
   const Profile &profile() const { return *profile_; }
   const std::shared_ptr<const Profile> &shared_profile() const { return profile_; }
@@ -44,9 +46,8 @@ public:
   // built on first use.
   const FunctionLineKeys &function_lines(FunctionGrouping g) const;
   FirstOnPath first_function_lines(FunctionGrouping g) const;
-  // The unfiltered view of an event (name grouping): the default event's by value is computed
-  // by build(), the others on first use (not cancellable; a caller waits while another thread
-  // computes it).
+  // The unfiltered view of an event (name grouping): computed by build() (see there) or on
+  // first use (not cancellable; a caller waits while another thread computes it).
   std::shared_ptr<const ViewWeights> unfiltered(EventId event, Measure measure) const;
   // The merged callee tree of the profile's stacks (name grouping), built on first use.
   std::shared_ptr<const CalleeShape> callee_shape(bool lines) const;

@@ -13,13 +13,12 @@ namespace hotlines {
 
 namespace {
 
+// A filtered view's sums (an unfiltered one keeps its own: table_lines, table_files).
 KeySums line_sums(const ViewWeights &v) {
-  if (v.tables) return v.tables->lines;
   return sum_keys(*v.tree, v.self(), v.cum(), v.lines().lines(), v.first_line());
 }
 
 KeySums file_sums(const ViewWeights &v) {
-  if (v.tables) return v.tables->files;
   return sum_keys(*v.tree, v.self(), v.cum(), v.lines().files(), v.first_file());
 }
 
@@ -33,8 +32,8 @@ FileLines file_lines(const ViewWeights &v, std::string_view file) {
   if (f == kNoKey) return out;
   out.found = true;
   out.file = lk.file_name(f);
-  const KeySums *lines = v.tables ? &v.tables->lines : nullptr;
-  const KeySums *files = v.tables ? &v.tables->files : nullptr;
+  const KeySums *lines = v.table_lines();
+  const KeySums *files = v.table_files();
   KeySums computed_lines, computed_files;
   if (!lines) {
     computed_lines = line_sums(v);
@@ -54,7 +53,7 @@ FileLines file_lines(const ViewWeights &v, std::string_view file) {
 std::vector<RecordedFile> recorded_files(const ViewWeights &v) {
   const LineKeys &lk = v.lines();
   KeySums computed;
-  const KeySums &sums = v.tables ? v.tables->files : (computed = file_sums(v));
+  const KeySums &sums = v.tables ? *v.table_files() : (computed = file_sums(v));
   std::vector<RecordedFile> out;
   for (uint32_t f = 0; f < lk.file_count(); f++)
     if (sums.total[f] != 0)

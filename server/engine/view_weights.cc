@@ -76,6 +76,22 @@ const std::vector<uint8_t> &ViewWeights::first_file() const {
                     [&] { return index->first_files(); });
 }
 
+const KeySums *ViewWeights::table_lines() const {
+  if (!tables) return nullptr;
+  std::call_once(tables->lines_once, [&] {
+    tables->lines = sum_keys(*tree, self(), cum(), lines().lines(), first_line());
+  });
+  return &tables->lines;
+}
+
+const KeySums *ViewWeights::table_files() const {
+  if (!tables) return nullptr;
+  std::call_once(tables->files_once, [&] {
+    tables->files = sum_keys(*tree, self(), cum(), lines().files(), first_file());
+  });
+  return &tables->files;
+}
+
 const std::vector<uint8_t> &ViewWeights::first_function_line() const {
   if (tree->is_profile_tree()) return *index->first_function_lines(view.grouping);
   return tree_first(once_fn_line_, first_fn_line_, *tree, index->function_lines(view.grouping).map,

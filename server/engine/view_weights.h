@@ -25,14 +25,16 @@ class ProfileIndex;
 class FunctionKeys;
 class LineKeys;
 
-// Sums computed at load for an unfiltered view (name grouping).
+// Sums kept with an unfiltered view (name grouping), so that the frequent queries are lookups.
 struct UnfilteredTables {
   KeySums functions;                  // by FunctionKeys(name) key
-  KeySums lines;                      // by LineKeys::lines() key
-  KeySums files;                      // by LineKeys::files() key
   std::vector<uint32_t> by_self;      // function keys with weight, hottest self first
   std::vector<uint32_t> by_total;     // function keys with weight, hottest total first
   std::vector<int64_t> thread_weight; // by ThreadId
+  // By LineKeys::lines() and files() key: ViewWeights::table_lines() and table_files() fill
+  // them on first use.
+  mutable std::once_flag lines_once, files_once;
+  mutable KeySums lines, files;
 };
 
 class ViewWeights {
@@ -57,6 +59,9 @@ public:
   const std::vector<uint8_t> &first_function() const;
   const std::vector<uint8_t> &first_line() const;
   const std::vector<uint8_t> &first_file() const;
+  // An unfiltered view's line and file sums (null for a filtered view), computed on first use.
+  const KeySums *table_lines() const;
+  const KeySums *table_files() const;
   // ... and for hot lines' (function, line) keys (ProfileIndex::function_lines).
   const std::vector<uint8_t> &first_function_line() const;
   std::string_view event_name() const;

@@ -57,7 +57,7 @@ namespace {
 int64_t max_line_self(const ViewWeights &v) {
   if (v.tables) {
     int64_t m = 0;
-    for (int64_t s : v.tables->lines.self) m = std::max(m, s);
+    for (int64_t s : v.table_lines()->self) m = std::max(m, s);
     return m;
   }
   HotOptions top1;

@@ -74,6 +74,22 @@ TEST(QueryHot, OtherEventsViewsAreComputedOnceOnFirstUse) {
   // The same sums from a filtered view (computed per query, not at load).
   v.threads.names = {"main", "worker"};
   EXPECT_EQ(rows_of(hot_functions(*view_of(*idx, v), {})), m);
+
+  // An index that builds nothing ahead (the CLI's) answers the same, files and lines too.
+  auto lazy = ProfileIndex::build(idx->shared_profile(), nullptr, 0, /*editor=*/false);
+  v.threads.names.clear();
+  EXPECT_EQ(rows_of(hot_functions(*view_of(*lazy, v), {})), m);
+  auto files = [](const ViewWeights &w) {
+    std::map<std::string, std::pair<int64_t, int64_t>> out;
+    for (const RecordedFile &f : recorded_files(w)) out[std::string(f.file)] = {f.self, f.total};
+    for (const FileLine &l : file_lines(w, "p/B.java").lines)
+      out["B:" + std::to_string(l.line)] = {l.self, l.total};
+    return out;
+  };
+  const auto want = files(*view_of(*idx, v));
+  EXPECT_EQ(want.at("p/A.java"), std::make_pair(int64_t{40}, int64_t{147}));
+  EXPECT_EQ(want.at("B:2"), std::make_pair(int64_t{107}, int64_t{107}));
+  EXPECT_EQ(files(*view_of(*lazy, v)), want);
 }
 
 TEST(QueryHot, TiesOrderByOtherWeightThenName) {
