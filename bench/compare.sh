@@ -6,7 +6,8 @@
 # in one run, on each file, the tools alternated (round 1 runs every tool once, then round 2...;
 # the best round counts), with the machine's load average printed at the start and the end:
 #   - hotlines' load (read + parse + model) in `jfr_load_bench --load FILE` on 1 and 2 threads:
-#     seconds, MB/s, bytes per sample, the process's peak RSS;
+#     seconds, MB/s, bytes per sample, the process's peak RSS, and in the notes the seconds of
+#     the index built after the load (what an editor's first requests read);
 #   - end to end, `hotlines hot -e cpu FILE` and `hotlines hot -e alloc FILE`: wall seconds and
 #     peak RSS (/usr/bin/time);
 #   - peers, each "not installed" when absent: async-profiler's converter
@@ -94,7 +95,7 @@ load() {
   if [ -z "${secs[$key]:-}" ] || awk -v a="$s" -v b="${secs[$key]}" 'BEGIN { exit !(a < b) }'; then
     secs[$key]=$s
     rss[$key]=$(awk -v m="$(field peak_rss_MB "$out")" 'BEGIN { printf "%.0f", m }')
-    extra[$key]="$(field bytes/sample "$out") B/sample, $(field samples "$out") samples, $(field cpu_seconds "$out") CPU s"
+    extra[$key]="$(field bytes/sample "$out") B/sample, $(field samples "$out") samples, $(field cpu_seconds "$out") CPU s, then $(field index_seconds "$out") s of index (what an editor's first requests read)"
   fi
 }
 
