@@ -87,20 +87,10 @@ ProfileIndex::unfiltered_view(EventId e, Measure m, const std::atomic<bool> *can
     // value == count: share the weights and tables, with the value measure's label.
     std::shared_ptr<const ViewWeights> counted = unfiltered(e, Measure::count);
     if (!counted) return nullptr;
-    auto w = std::make_shared<ViewWeights>();
-    const ViewWeights &c = *counted;
-    w->index = this;
-    w->view = c.view;
-    w->view.measure = m;
-    w->event = e;
-    w->measure = m;
-    w->tree = c.tree;
-    w->self_weights = c.self_weights;
-    w->cum_weights = c.cum_weights;
-    w->total = c.total;
-    w->empty = c.empty;
-    w->samples = c.samples;
-    w->tables = c.tables;
+    View v = counted->view;
+    v.measure = m;
+    auto w = share_weights(*counted, v);
+    w->tables = counted->tables;
     return w;
   }
   View v;

@@ -160,6 +160,21 @@ PassTotals weigh_samples(const SampleFilter &filter, const Profile &p, bool want
   return out;
 }
 
+std::shared_ptr<ViewWeights> share_weights(const ViewWeights &base, const View &view) {
+  auto w = std::make_shared<ViewWeights>();
+  w->index = base.index;
+  w->view = view;
+  w->event = base.event;
+  w->measure = view.measure;
+  w->tree = base.tree;
+  w->self_weights = base.self_weights;
+  w->cum_weights = base.cum_weights;
+  w->total = base.total;
+  w->empty = base.empty;
+  w->samples = base.samples;
+  return w;
+}
+
 ViewResult compute_view(const ProfileIndex &index, const View &view,
                         const std::atomic<bool> *cancel, unsigned threads) {
   ViewResult r;
@@ -176,18 +191,7 @@ ViewResult compute_view(const ProfileIndex &index, const View &view,
       r.weights = base;
       return r;
     }
-    auto w = std::make_shared<ViewWeights>();
-    w->index = &index;
-    w->view = view;
-    w->event = base->event;
-    w->measure = base->measure;
-    w->tree = base->tree;
-    w->self_weights = base->self_weights;
-    w->cum_weights = base->cum_weights;
-    w->total = base->total;
-    w->empty = base->empty;
-    w->samples = base->samples;
-    r.weights = std::move(w);
+    r.weights = share_weights(*base, view);
     return r;
   }
   // Hidden frames: weights per original stack first, then per node of the tree without them.

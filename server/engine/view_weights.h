@@ -73,6 +73,11 @@ private:
                                                                            // view's own tree
 };
 
+// A view of `base`'s tree and weights under another View of the same event and weights (its
+// measure's label, its grouping); without base's tables, which the caller shares when they
+// apply (name grouping).
+std::shared_ptr<ViewWeights> share_weights(const ViewWeights &base, const View &view);
+
 struct ViewResult {
   std::shared_ptr<const ViewWeights> weights; // set on success
   std::string error;                          // else why

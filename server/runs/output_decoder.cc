@@ -40,9 +40,9 @@ bool valid_prefix(const unsigned char *b, size_t n, size_t len) {
 // decoder hold bytes back without end.
 size_t escape_length(const unsigned char *b, size_t n) {
   constexpr size_t kLongest = 4096;
-  size_t i = 1;
+  if (n == 1) return 0; // ESC alone: what it starts comes later
   if (n > kLongest) n = kLongest;
-  if (i == n) return n == kLongest ? n : 0;
+  size_t i = 1;
   if (b[i] == '[') {
     for (i++; i < n; i++)
       if (b[i] >= 0x40 && b[i] <= 0x7E) return i + 1;
