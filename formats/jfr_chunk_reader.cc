@@ -1,8 +1,9 @@
 // Reading one JFR chunk into the profile model (see jfr_chunk_reader.h). survey(): metadata ->
 // handlers -> walk event headers (count samples, cut slices, decode settings). decode(): a
-// slice's samples with per-type compiled field ops, references collected per slice.
-// resolve(): constant-pool index (once) -> references through JfrResolver, which decodes each
-// pool entry once.
+// slice's samples with per-type compiled field ops, references collected per slice;
+// read_stacks(): constant-pool index (once) -> the slice's stack traces read ahead
+// (jfr_raw_stacks.h). resolve(): references through JfrResolver, which decodes each pool entry
+// once.
 #include "formats/jfr_chunk_reader.h"
 
 #include "formats/jfr_constant_pool.h"
@@ -11,11 +12,13 @@
 #include "formats/jfr_id_map.h"
 #include "formats/jfr_metadata.h"
 #include "formats/jfr_metadata_cache.h"
+#include "formats/jfr_raw_stacks.h"
 #include "formats/jfr_resolver.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <mutex>
 #include <unordered_map>
 
 namespace hotlines {
@@ -134,7 +137,9 @@ struct JfrChunkReader::Impl {
   std::string error;
   int64_t error_offset = -1;
 
-  bool prepared = false, pools_loaded = false;
+  bool prepared = false;
+  std::once_flag pools_once; // the pools load once, on whichever thread needs them first
+  bool pools_ok = false;
   JfrMetadataCache own_cache;
   JfrMetadataCache *cache;
   JfrMetadataCache::Entry types; // metadata and decoder, shared with other chunks
@@ -173,9 +178,9 @@ struct JfrChunkReader::Impl {
   }
 
   bool load_pools() {
-    if (pools_loaded) return true;
-    pools_loaded = true;
-    return pools.load(data, chunk, *dec, &error, &error_offset);
+    std::call_once(pools_once,
+                   [&] { pools_ok = pools.load(data, chunk, *dec, &error, &error_offset); });
+    return pools_ok;
   }
 
   // ---- setup ------------------------------------------------------------------------------
@@ -742,10 +747,24 @@ struct JfrChunkReader::Impl {
     }
   }
 
-  bool resolve(const JfrSliceRefs &refs, ProfileBuilder &tables,
+  void read_stacks(const JfrSliceRefs &refs, JfrRawStacks *raw) {
+    raw->stacks.clear();
+    if (!load_pools()) return; // resolve() reports it
+    std::vector<JfrStackRef> wanted(refs.stacks.size());
+    for (size_t i = 0; i < wanted.size(); i++)
+      wanted[i] = JfrStackRef{refs.stacks[i].type, refs.stacks[i].key};
+    const JfrStackSource src{data,        chunk.offset + JfrChunkHeader::kSize,
+                             chunk.end(), chunk.compressed_integers(),
+                             md,          dec,
+                             &pools};
+    read_raw_stacks(src, wanted, raw);
+  }
+
+  bool resolve(const JfrSliceRefs &refs, const JfrRawStacks &raw, ProfileBuilder &tables,
                std::vector<JfrColumnRange> &ranges) {
     if (!load_pools()) return false;
     res->set_builder(&tables);
+    res->begin_slice(&raw);
     std::vector<StackId> stacks(refs.stacks.size());
     std::vector<ThreadId> threads(refs.threads.size());
     std::vector<uint32_t> states(refs.states.size() + 1, 0); // index 0: no state
@@ -765,10 +784,11 @@ struct JfrChunkReader::Impl {
         states[o / 3 + 1] = tables.state(res->text(v, r.at));
       } else {
         const JfrSliceRefs::Ref &r = refs.stacks[o / 3];
-        res->stack(r.type, r.key, r.at, &stacks[o / 3]);
+        res->stack(r.type, r.key, r.at, o / 3, &stacks[o / 3]);
       }
     }
     res->build_stacks();
+    res->begin_slice(nullptr);
     for (JfrColumnRange &r : ranges) {
       if (!r.columns) continue;
       StackId *st = r.columns->stack.data() + r.begin;
@@ -830,9 +850,12 @@ bool JfrChunkReader::decode(size_t s, std::vector<JfrColumnRange> &ranges,
   refs->bad_event_offset = impl_->in_file(refs->bad_event_offset);
   return ok;
 }
-bool JfrChunkReader::resolve(const JfrSliceRefs &refs, ProfileBuilder &tables,
-                             std::vector<JfrColumnRange> &ranges) {
-  return impl_->resolve(refs, tables, ranges);
+void JfrChunkReader::read_stacks(const JfrSliceRefs &refs, JfrRawStacks *raw) {
+  impl_->read_stacks(refs, raw);
+}
+bool JfrChunkReader::resolve(const JfrSliceRefs &refs, const JfrRawStacks &raw,
+                             ProfileBuilder &tables, std::vector<JfrColumnRange> &ranges) {
+  return impl_->resolve(refs, raw, tables, ranges);
 }
 void JfrChunkReader::finish(ProfileBuilder &tables, int64_t bad_events, int64_t bad_event_offset) {
   impl_->finish(tables, bad_events, bad_event_offset);

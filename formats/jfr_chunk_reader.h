@@ -5,8 +5,9 @@
 // stacks and threads it references collected as indexes into a JfrSliceRefs; resolve() then
 // turns those references into model ids, slice after slice in file order, through the
 // chunk's constant pools (each pool entry decoded once) into one ProfileBuilder.
-// Threading: survey(), route(), resolve() and finish() on one thread at a time; decode() of
-// different slices on any threads at once (it reads only what survey() prepared).
+// Threading: survey(), route(), resolve() and finish() on one thread at a time; decode() and
+// read_stacks() of different slices on any threads at once (they read only what survey()
+// prepared, and the constant pools, which load once).
 #pragma once
 
 #include "formats/jfr_chunk.h"
@@ -22,6 +23,7 @@
 namespace hotlines {
 
 class JfrMetadataCache;
+struct JfrRawStacks;
 
 // A run of whole events of a chunk, [begin, end) in the file, decoded as one unit of work.
 struct JfrSlice {
@@ -116,10 +118,15 @@ public:
   // Pass 2, on any thread: info().slices[s] into `ranges` (by event index), its references
   // into *refs. False (with refs->error) on corrupt data or cancellation.
   bool decode(size_t s, std::vector<JfrColumnRange> &ranges, JfrSliceRefs *refs) const;
+  // Pass 2, on any thread, after decode(): the frames of the slice's stack traces read ahead
+  // into *raw for resolve() (the chunk's constant pools are indexed by the first slice that
+  // needs them; when they are corrupt nothing is read and resolve() reports it).
+  void read_stacks(const JfrSliceRefs &refs, JfrRawStacks *raw);
   // Pass 2, slice after slice in order: the references of a decoded slice resolved into
-  // `tables`, and its columns rewritten to the model's ids. Problems that lose single
-  // references become warnings. False when the constant pools are corrupt.
-  bool resolve(const JfrSliceRefs &refs, ProfileBuilder &tables,
+  // `tables`, with its stack traces read ahead in `raw`, and its columns rewritten to the
+  // model's ids. Problems that lose single references become warnings. False when the constant
+  // pools are corrupt.
+  bool resolve(const JfrSliceRefs &refs, const JfrRawStacks &raw, ProfileBuilder &tables,
                std::vector<JfrColumnRange> &ranges);
   // After the last slice: warnings about the chunk's skipped events (the sum of its slices')
   // and missing references into `tables`.

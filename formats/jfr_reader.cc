@@ -13,6 +13,7 @@
 #include "formats/jfr_chunk_reader.h"
 #include "formats/jfr_event_table.h"
 #include "formats/jfr_metadata_cache.h"
+#include "formats/jfr_raw_stacks.h"
 #include "formats/jfr_source.h"
 
 #include <algorithm>
@@ -412,6 +413,7 @@ void JfrRead::read_slice(size_t k) {
   SliceWork &sw = slices[k];
   ChunkWork &c = chunks[sw.chunk];
   JfrSliceRefs refs;
+  JfrRawStacks raw;
   bool decoded = false;
   try {
     if (chunk_bytes(sw.chunk, &refs.error)) {
@@ -429,6 +431,7 @@ void JfrRead::read_slice(size_t k) {
         sw.ranges[e].columns = &raw;
       }
       decoded = c.reader->decode(sw.index, sw.ranges, &refs);
+      if (decoded) c.reader->read_stacks(refs, &raw);
     } else if (!options.cancelled()) {
       refs.error_offset = static_cast<int64_t>(list.chunks[sw.chunk].offset);
     }
@@ -448,7 +451,7 @@ void JfrRead::read_slice(size_t k) {
   lock.unlock();
   try {
     if (decoded && c.error.empty()) {
-      if (!c.reader->resolve(refs, out, sw.ranges)) {
+      if (!c.reader->resolve(refs, raw, out, sw.ranges)) {
         c.error = c.reader->error();
         c.error_offset = c.reader->error_offset();
       } else if (sw.index + 1 == c.info.slices.size()) {

@@ -52,19 +52,8 @@ void JfrResolver::rebase(std::string_view data) {
   method_infos_.clear();
   frame_memo_.clear(); // frames hold function ids from method_infos_
   frame_memo_size_ = 0;
-}
-
-bool JfrResolver::varint_frames(int cls) {
-  if (varint_frames_.size() < md_.classes.size()) varint_frames_.assign(md_.classes.size(), -1);
-  int8_t &known = varint_frames_[cls];
-  if (known < 0) {
-    known = chunk_.compressed_integers();
-    for (const JfrDecoder::FieldCode &c : dec_.codes(cls))
-      known &= !c.array && (c.code == JfrDecoder::kShort || c.code == JfrDecoder::kChar ||
-                            c.code == JfrDecoder::kInt || c.code == JfrDecoder::kLong ||
-                            c.code == JfrDecoder::kRef);
-  }
-  return known == 1;
+  raw_ = nullptr;
+  raw_ids_.clear();
 }
 
 void JfrResolver::missing(int cls, uint64_t key, size_t at) {
@@ -146,6 +135,13 @@ const int8_t *JfrResolver::slots_for(std::vector<std::vector<int8_t>> &cache, in
       slot++;
     }
   }
+  return s.data();
+}
+
+const int8_t *JfrResolver::frame_slots(int cls) {
+  if (frame_slots_.size() < md_.classes.size()) frame_slots_.resize(md_.classes.size());
+  std::vector<int8_t> &s = frame_slots_[cls];
+  if (s.empty()) s = jfr_frame_slots(md_, cls);
   return s.data();
 }
 
@@ -277,7 +273,12 @@ FrameId JfrResolver::frame(const JfrValue *f, size_t at) {
   return b_->frame(fr);
 }
 
-void JfrResolver::stack(int type, uint64_t key, size_t at, StackId *out) {
+void JfrResolver::begin_slice(const JfrRawStacks *raw) {
+  raw_ = raw;
+  raw_ids_.assign(raw ? raw->frames.size() : 0, kNull);
+}
+
+void JfrResolver::stack(int type, uint64_t key, size_t at, size_t ref, StackId *out) {
   if (const StackId *s = stacks_.find(key)) {
     *out = *s;
     return;
@@ -286,25 +287,53 @@ void JfrResolver::stack(int type, uint64_t key, size_t at, StackId *out) {
     batch_outs_.emplace_back(*e, out);
     return;
   }
+  if (raw_ && ref < raw_->stacks.size() && raw_->stacks[ref].begin != JfrRawStacks::kUnread) {
+    raw_stack(raw_->stacks[ref]);
+    add_to_batch(key, out);
+    return;
+  }
   const size_t off = pools().find(type, key);
   if (!off) {
     missing(type, key, at);
   } else if (md_.classes[type].kind == JfrKind::object) {
     const size_t begin = batch_frames_.size();
     if (decode_stack(type, off)) {
-      const uint32_t e = static_cast<uint32_t>(batch_ends_.size());
-      batch_ends_.push_back(static_cast<uint32_t>(batch_frames_.size()));
-      batch_keys_.push_back(key);
-      batch_index_.insert(key, e);
-      batch_outs_.emplace_back(e, out);
-      // Batches stay small enough for 32-bit ends and a few MB of frames.
-      if (batch_frames_.size() >= (size_t{1} << 20)) build_stacks();
+      add_to_batch(key, out);
       return;
     }
     batch_frames_.resize(begin);
   }
   stacks_.insert(key, kNoStack);
   *out = kNoStack;
+}
+
+void JfrResolver::add_to_batch(uint64_t key, StackId *out) {
+  const uint32_t e = static_cast<uint32_t>(batch_ends_.size());
+  batch_ends_.push_back(static_cast<uint32_t>(batch_frames_.size()));
+  batch_keys_.push_back(key);
+  batch_index_.insert(key, e);
+  batch_outs_.emplace_back(e, out);
+  // Batches stay small enough for 32-bit ends and a few MB of frames.
+  if (batch_frames_.size() >= (size_t{1} << 20)) build_stacks();
+}
+
+void JfrResolver::raw_stack(JfrRawStacks::Span span) {
+  for (uint32_t i = span.begin; i < span.end; i++) {
+    const uint32_t f = raw_->refs[i];
+    FrameId &id = raw_ids_[f];
+    if (id == kNull) {
+      const JfrRawStacks::Frame &fr = raw_->frames[f];
+      FrameId *memo = memo_frame(fr.key);
+      if (*memo == kNull) { // new to the chunk: decode its fields
+        JfrValue v[4];
+        JfrInput in = input_at(fr.at).sub(fr.at, fr.end - fr.at);
+        dec_.read_fields(fr.cls, frame_slots(fr.cls), in, v);
+        *memo = frame(v, fr.at);
+      }
+      id = *memo;
+    }
+    batch_frames_.push_back(id);
+  }
 }
 
 void JfrResolver::build_stacks() {
@@ -319,26 +348,24 @@ void JfrResolver::build_stacks() {
   batch_outs_.clear();
 }
 
-FrameId *JfrResolver::memo_frame(const FrameSlot &key) {
+FrameId *JfrResolver::memo_frame(const JfrFrameKey &key) {
   if ((frame_memo_size_ + 1) * 4 > frame_memo_.size() * 3) {
     std::vector<FrameSlot> old(std::max<size_t>(1024, frame_memo_.size() * 2));
     old.swap(frame_memo_);
     frame_memo_size_ = 0;
     for (const FrameSlot &s : old)
-      if (s.id != kNull) *memo_frame(s) = s.id;
+      if (s.id != kNull) *memo_frame(s.key()) = s.id;
   }
-  uint64_t h = key.method * 0x9E3779B97F4A7C15ull;
-  for (uint32_t r : key.rest) h = (h ^ (h >> 29) ^ r) * 0xBF58476D1CE4E5B9ull;
   const size_t mask = frame_memo_.size() - 1;
-  for (size_t i = (h ^ (h >> 32)) & mask;; i = (i + 1) & mask) {
+  for (size_t i = key.hash() & mask;; i = (i + 1) & mask) {
     FrameSlot &s = frame_memo_[i];
     if (s.id == kNull) {
-      s = key;
-      s.id = kNull;
+      s.method = key.method;
+      std::copy(key.rest, key.rest + 3, s.rest);
       frame_memo_size_++;
       return &s.id;
     }
-    if (s.same_key(key)) return &s.id;
+    if (s.method == key.method && std::equal(key.rest, key.rest + 3, s.rest)) return &s.id;
   }
 }
 
@@ -357,51 +384,7 @@ bool JfrResolver::decode_stack(int cls, size_t off) {
     }
     uint32_t n = in.count(
         std::max<size_t>(1, dec_.min_size(JfrDecoder::FieldCode{fc.code, false, fc.type})));
-    const int8_t *slots =
-        slots_for(frame_slots_, fc.type, {"method", "lineNumber", "bytecodeIndex", "type"});
-    if (fc.code == JfrDecoder::kStruct && varint_frames(fc.type)) {
-      // Each frame's fields read as raw varints: a frame seen before in the chunk is found by
-      // them; a new one is decoded as below.
-      const size_t fields = dec_.codes(fc.type).size();
-      const uint8_t *const base = reinterpret_cast<const uint8_t *>(data_.data());
-      const uint8_t *const end = base + in.end();
-      FrameSlot last_key;
-      FrameId last_id = kNull; // kNull: no frame yet
-      for (uint32_t k = 0; k < n && in.ok(); k++) {
-        const size_t frame_at = in.pos();
-        FrameSlot key;
-        bool fits = true;
-        const uint8_t *p = in.ptr();
-        for (size_t i = 0; i < fields && p; i++) {
-          uint64_t v = 0;
-          p = p < end ? jfr_varint(p, end, &v) : nullptr;
-          if (slots[i] == 0) {
-            key.method = v;
-          } else if (slots[i] > 0) {
-            key.rest[slots[i] - 1] = static_cast<uint32_t>(v);
-            fits &= v <= UINT32_MAX;
-          }
-        }
-        in.set_ptr(p);
-        if (!in.ok()) break;
-        FrameId id = last_id;
-        if (!fits || last_id == kNull || !key.same_key(last_key)) { // recursion repeats frames
-          FrameId none = kNull;
-          FrameId *memo = fits ? memo_frame(key) : &none;
-          if (*memo == kNull) {
-            JfrValue f[4];
-            JfrInput fin = in.sub(frame_at, static_cast<size_t>(p - base) - frame_at);
-            dec_.read_fields(fc.type, slots, fin, f);
-            *memo = frame(f, frame_at);
-          }
-          id = *memo;
-          last_key = key;
-          last_id = fits ? id : kNull;
-        }
-        batch_frames_.push_back(id);
-      }
-      continue;
-    }
+    const int8_t *slots = frame_slots(fc.type);
     for (uint32_t k = 0; k < n && in.ok(); k++) {
       JfrValue f[4];
       size_t frame_at = in.pos();

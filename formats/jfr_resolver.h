@@ -10,6 +10,7 @@
 #include "formats/jfr_decoder.h"
 #include "formats/jfr_id_map.h"
 #include "formats/jfr_metadata.h"
+#include "formats/jfr_raw_stacks.h"
 #include "formats/profile_builder.h"
 
 #include <deque>
@@ -49,10 +50,13 @@ public:
   }
   // The thread of samples that have none.
   ThreadId unknown_thread();
-  // The stack of a jdk.types.StackTrace reference into *out (kNoStack when null, empty or
-  // missing), once build_stacks() has run: stacks are decoded here and built in batches.
-  // `out` must stay valid until then.
-  void stack(int type, uint64_t key, size_t at, StackId *out);
+  // The frames of the next slice's stack references, read ahead (null: none); `raw` must stay
+  // valid while that slice's stacks are resolved.
+  void begin_slice(const JfrRawStacks *raw);
+  // The stack of a jdk.types.StackTrace reference, the slice's `ref`th, into *out (kNoStack
+  // when null, empty or missing), once build_stacks() has run: stacks are built in batches, from
+  // the frames read ahead or else decoded here. `out` must stay valid until then.
+  void stack(int type, uint64_t key, size_t at, size_t ref, StackId *out);
   // Builds the stacks decoded since the last call and stores their ids.
   void build_stacks();
 
@@ -78,9 +82,14 @@ private:
   std::string_view keep(std::string s);
   const int8_t *slots_for(std::vector<std::vector<int8_t>> &cache, int cls,
                           std::initializer_list<std::string_view> names);
+  const int8_t *frame_slots(int cls); // jfr_frame_slots, cached
   ThreadId resolve_thread(int type, uint64_t key, size_t at);
   // Appends the frames of the StackTrace entry at `off` to batch_frames_; false when corrupt.
   bool decode_stack(int cls, size_t off);
+  // Appends the frames of the slice's read-ahead stack `span` to batch_frames_.
+  void raw_stack(JfrRawStacks::Span span);
+  // Starts a batch entry for the stack `key`, whose frames were appended from `begin`.
+  void add_to_batch(uint64_t key, StackId *out);
   std::string_view class_name(const JfrValue &v, size_t at);
   MethodInfo *method(const JfrValue &v, size_t at);
   FunctionId function(MethodInfo *m, bool java);
@@ -116,27 +125,21 @@ private:
   JfrIdMap<uint32_t> batch_index_;
   std::vector<std::pair<uint32_t, StackId *>> batch_outs_;
   std::vector<StackId> batch_ids_;
-  // Frames decoded in this chunk, by the raw integers of their method, line, bytecode index
-  // and type fields: a chunk's stacks share most of their frames. Open addressing, 24 bytes a
-  // slot so that a big chunk's table stays in the cache; a frame whose line, index or type
-  // does not fit 32 bits is decoded every time instead.
-  struct FrameSlot {
+  // Frames decoded in this chunk, by their JfrFrameKey: a chunk's stacks share most of their
+  // frames. Open addressing, 24 bytes a slot so that a big chunk's table stays in the cache.
+  struct FrameSlot { // a JfrFrameKey's fields beside the id: 24 bytes, not 32
     uint64_t method = 0;
-    uint32_t rest[3] = {0, 0, 0}; // line, bytecode index, type
-    FrameId id = kNull;           // kNull: empty
-    bool same_key(const FrameSlot &o) const {
-      return method == o.method && rest[0] == o.rest[0] && rest[1] == o.rest[1] &&
-             rest[2] == o.rest[2];
-    }
+    uint32_t rest[3] = {0, 0, 0};
+    FrameId id = kNull; // kNull: empty
+    JfrFrameKey key() const { return JfrFrameKey{method, {rest[0], rest[1], rest[2]}}; }
   };
   static_assert(sizeof(FrameSlot) == 24);
-  FrameId *memo_frame(const FrameSlot &key);
-  bool varint_frames(int cls);
+  FrameId *memo_frame(const JfrFrameKey &key);
   std::vector<FrameSlot> frame_memo_;
   size_t frame_memo_size_ = 0;
-  // Per frame class: whether every field is a plain varint (1), so frames are decoded from raw
-  // pointers and looked up in frame_memo_; 0 not, -1 not yet known.
-  std::vector<int8_t> varint_frames_;
+  // The slice's frames read ahead, and their ids once looked up (kNull: not yet).
+  const JfrRawStacks *raw_ = nullptr;
+  std::vector<FrameId> raw_ids_;
   // Per-class slot maps for pool types decoded by field name.
   std::vector<std::vector<int8_t>> thread_slots_, method_slots_, class_slots_, frame_slots_;
   std::vector<int> frames_field_; // StackTrace class -> index of `frames`, -2 unknown

@@ -1,0 +1,80 @@
+// JfrRawStacks: the frames of one slice's stack-trace references, read ahead of resolution on
+// the slice's worker thread. Each frame is kept as the raw integers of its method, line,
+// bytecode-index and type fields (JfrFrameKey), the distinct ones numbered within the slice, so
+// that resolution — on one thread, slice after slice — looks a frame up once per slice instead of
+// once per occurrence and spends its time building the stack tree. Only stack traces whose
+// frames are structs of plain varints are read ahead (every JDK and async-profiler recording);
+// the others, and entries that are missing or corrupt, are left to JfrResolver.
+// Threading: read_raw_stacks() reads the chunk's bytes, metadata and pools only, so slices of
+// one chunk read on any threads at once; the result is handed to the resolving thread.
+#pragma once
+
+#include "formats/jfr_constant_pool.h"
+#include "formats/jfr_decoder.h"
+#include "formats/jfr_metadata.h"
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace hotlines {
+
+// A StackFrame by the raw integers of its method, lineNumber, bytecodeIndex and type fields.
+struct JfrFrameKey {
+  uint64_t method = 0;
+  uint32_t rest[3] = {0, 0, 0}; // line, bytecode index, type
+  bool operator==(const JfrFrameKey &) const = default;
+  uint64_t hash() const {
+    uint64_t h = method * 0x9E3779B97F4A7C15ull;
+    for (uint32_t r : rest) h = (h ^ (h >> 29) ^ r) * 0xBF58476D1CE4E5B9ull;
+    return h ^ (h >> 32);
+  }
+};
+
+struct JfrRawStacks {
+  static constexpr uint32_t kUnread = UINT32_MAX;
+  // The slice's distinct frames: key, and the class and bytes [at, end) of its first
+  // occurrence in the chunk, from which the resolver decodes a frame new to the chunk.
+  struct Frame {
+    JfrFrameKey key;
+    int cls = -1;
+    size_t at = 0, end = 0;
+  };
+  std::vector<Frame> frames;
+  std::vector<uint32_t> refs; // the stacks' frames, leaf first, as indexes into frames
+  // Per stack reference (in the order asked): its frames [begin, end) in refs; begin kUnread
+  // when it was not read ahead.
+  struct Span {
+    uint32_t begin = kUnread, end = 0;
+  };
+  std::vector<Span> stacks;
+};
+
+// What read_raw_stacks() reads from: one chunk's bytes, its first byte after the header, and
+// its metadata, decoder and loaded constant pools.
+struct JfrStackSource {
+  std::string_view data;
+  size_t begin = 0, end = 0;
+  bool compressed = true;
+  const JfrMetadata *md = nullptr;
+  const JfrDecoder *dec = nullptr;
+  const JfrConstantPools *pools = nullptr;
+};
+
+// A stack-trace reference: pool class and key.
+struct JfrStackRef {
+  int type = -1;
+  uint64_t key = 0;
+};
+
+// The frames of the stack traces `stacks`, in order, into *out. Reading ahead stops after
+// kMaxRawFrames frames (the rest are left to the resolver), which bounds its memory.
+constexpr size_t kMaxRawFrames = size_t{1} << 25;
+void read_raw_stacks(const JfrStackSource &src, const std::vector<JfrStackRef> &stacks,
+                     JfrRawStacks *out);
+
+// Field index -> JfrFrameKey slot of a StackFrame class: 0 method, 1 lineNumber, 2
+// bytecodeIndex, 3 type, -1 another field. Never empty.
+std::vector<int8_t> jfr_frame_slots(const JfrMetadata &md, int cls);
+
+} // namespace hotlines

@@ -1,0 +1,139 @@
+// Stack traces read ahead of resolution (formats/jfr_raw_stacks.h), on chunks written by
+// tests/unit/formats/jfr_test_writer.h: frames deduplicated within the slice and repeated
+// frames of recursion, and what is left to the resolver — missing entries, fields past 32
+// bits, fixed-width integers. That the profile is the same whatever the slices and threads is
+// JfrFixture.SameProfileWhateverTheSlices.
+#include "formats/jfr_chunk.h"
+#include "formats/jfr_constant_pool.h"
+#include "formats/jfr_metadata_cache.h"
+#include "formats/jfr_raw_stacks.h"
+#include "jfr_test_writer.h"
+
+#include <gtest/gtest.h>
+
+using namespace hotlines;
+using namespace hotlines::test;
+
+namespace {
+
+using F = JfrTestField;
+
+// A chunk whose StackTrace pool holds `stacks` (key i + 1, frames leaf first as {method,
+// line}); lines are `long` fields, so one past 32 bits can be written.
+std::string chunk_with(const std::vector<std::vector<std::pair<int64_t, int64_t>>> &stacks,
+                       bool compressed) {
+  JfrTestChunk c(compressed);
+  c.declare("jdk.types.Symbol", {{"string", "java.lang.String"}}, "", true);
+  c.declare("java.lang.Class", {F{"name", "jdk.types.Symbol", true, false, {}}});
+  c.declare("jdk.types.Method", {F{"type", "java.lang.Class", true, false, {}},
+                                 F{"name", "jdk.types.Symbol", true, false, {}}});
+  c.declare("jdk.types.FrameType", {{"description", "java.lang.String"}}, "", true);
+  c.declare("jdk.types.StackFrame", {F{"method", "jdk.types.Method", true, false, {}},
+                                     {"lineNumber", "long"},
+                                     {"bytecodeIndex", "int"},
+                                     F{"type", "jdk.types.FrameType", true, false, {}}});
+  c.declare("jdk.types.StackTrace",
+            {{"truncated", "boolean"}, F{"frames", "jdk.types.StackFrame", false, true, {}}});
+  for (size_t k = 0; k < stacks.size(); k++)
+    c.pool("jdk.types.StackTrace", static_cast<int64_t>(k + 1), [&stacks, k](JfrBytes &b) {
+      b.boolean(false);
+      b.i32(static_cast<int64_t>(stacks[k].size()));
+      for (const auto &[method, line] : stacks[k]) {
+        b.i64(method);
+        b.i64(line);
+        b.i32(line * 10);
+        b.i64(1);
+      }
+    });
+  return c.bytes();
+}
+
+struct Read {
+  JfrRawStacks raw;
+  std::string error;
+};
+
+// Reads the stack traces `keys` of the chunk ahead, as a slice referencing them would.
+Read read_ahead(const std::string &bytes, const std::vector<uint64_t> &keys) {
+  Read r;
+  JfrChunkHeader chunk;
+  int64_t at = -1;
+  if (!read_jfr_chunk_header(bytes, 0, &chunk, &r.error, &at)) return r;
+  JfrMetadataCache cache;
+  JfrMetadataCache::Entry types = cache.get(bytes, chunk, &r.error, &at);
+  if (!types.metadata) return r;
+  JfrConstantPools pools;
+  if (!pools.load(bytes, chunk, *types.decoder, &r.error, &at)) return r;
+  int stack_class = -1;
+  for (size_t i = 0; i < types.metadata->classes.size(); i++)
+    if (types.metadata->classes[i].name == "jdk.types.StackTrace")
+      stack_class = static_cast<int>(i);
+  std::vector<JfrStackRef> refs;
+  for (uint64_t k : keys) refs.push_back(JfrStackRef{stack_class, k});
+  const JfrStackSource src{bytes,
+                           chunk.offset + JfrChunkHeader::kSize,
+                           chunk.end(),
+                           chunk.compressed_integers(),
+                           types.metadata.get(),
+                           types.decoder.get(),
+                           &pools};
+  read_raw_stacks(src, refs, &r.raw);
+  return r;
+}
+
+// The frames of read stack `i` as {method, line} keys, leaf first.
+std::vector<std::pair<uint64_t, uint32_t>> frames_of(const JfrRawStacks &raw, size_t i) {
+  std::vector<std::pair<uint64_t, uint32_t>> out;
+  for (uint32_t k = raw.stacks[i].begin; k < raw.stacks[i].end; k++) {
+    const JfrFrameKey &key = raw.frames[raw.refs[k]].key;
+    out.emplace_back(key.method, key.rest[0]);
+  }
+  return out;
+}
+
+} // namespace
+
+TEST(JfrRawStacks, FramesAreNumberedOncePerSliceAndRecursionRepeatsThem) {
+  const std::string bytes =
+      chunk_with({{{1, 5}, {2, 6}, {2, 6}, {2, 6}, {3, 7}}, // recursion in method 2
+                  {{1, 5}, {4, 8}},
+                  {}},
+                 true);
+  const Read r = read_ahead(bytes, {2, 1, 3});
+  ASSERT_EQ(r.error, "");
+  ASSERT_EQ(r.raw.stacks.size(), 3u);
+  using V = std::vector<std::pair<uint64_t, uint32_t>>;
+  EXPECT_EQ(frames_of(r.raw, 0), (V{{1, 5}, {4, 8}}));
+  EXPECT_EQ(frames_of(r.raw, 1), (V{{1, 5}, {2, 6}, {2, 6}, {2, 6}, {3, 7}}));
+  EXPECT_EQ(frames_of(r.raw, 2), V{}); // an empty stack is read, with no frames
+  EXPECT_NE(r.raw.stacks[2].begin, JfrRawStacks::kUnread);
+  // Four distinct frames, numbered in the order first seen; all fields are kept.
+  ASSERT_EQ(r.raw.frames.size(), 4u);
+  EXPECT_EQ(r.raw.refs, (std::vector<uint32_t>{0, 1, 0, 2, 2, 2, 3}));
+  EXPECT_EQ(r.raw.frames[2].key.rest[1], 60u); // bytecode index
+  EXPECT_EQ(r.raw.frames[2].key.rest[2], 1u);  // type
+  // Each frame's bytes are where the resolver decodes it: its 4 varints.
+  for (const JfrRawStacks::Frame &f : r.raw.frames) {
+    EXPECT_EQ(f.end - f.at, 4u);
+    EXPECT_EQ(static_cast<uint8_t>(bytes[f.at]), f.key.method);
+  }
+}
+
+TEST(JfrRawStacks, WhatIsNotReadAheadIsLeftToTheResolver) {
+  const int64_t wide = (int64_t{1} << 32) + 7;
+  const std::string bytes = chunk_with({{{1, 5}}, {{1, 5}, {2, wide}}}, true);
+  // Stack 2 has a line past 32 bits (the resolver decodes it field by field); 9 is missing.
+  const Read r = read_ahead(bytes, {1, 2, 9});
+  ASSERT_EQ(r.error, "");
+  ASSERT_EQ(r.raw.stacks.size(), 3u);
+  EXPECT_EQ(r.raw.stacks[0].end - r.raw.stacks[0].begin, 1u);
+  EXPECT_EQ(r.raw.stacks[1].begin, JfrRawStacks::kUnread);
+  EXPECT_EQ(r.raw.stacks[2].begin, JfrRawStacks::kUnread);
+  EXPECT_EQ(r.raw.refs.size(), 1u); // the wide stack's frames were not kept
+
+  // Fixed-width integers: nothing is read ahead.
+  const Read fixed = read_ahead(chunk_with({{{1, 5}}}, false), {1});
+  ASSERT_EQ(fixed.error, "");
+  ASSERT_EQ(fixed.raw.stacks.size(), 1u);
+  EXPECT_EQ(fixed.raw.stacks[0].begin, JfrRawStacks::kUnread);
+}
