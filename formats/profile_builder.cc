@@ -100,17 +100,32 @@ StackId ProfileBuilder::stack(StackId parent, FrameId frame) {
 
 void ProfileBuilder::stacks_from_leaf(std::span<const FrameId> frames,
                                       std::span<const uint32_t> ends, StackId *out) {
+  std::vector<FrameId> &path_frames = last_path_frames_;
+  std::vector<StackId> &path_nodes = last_path_nodes_;
   size_t begin = 0;
   for (size_t i = 0; i < ends.size(); begin = ends[i++]) {
-    StackId s = kNoStack;
+    // The prefix shared with the last path is taken from it (as stack_along does).
     size_t at = ends[i]; // frames[begin, at) are still to place, the root-most last
+    size_t same = 0;
+    const size_t shared = std::min(at - begin, path_frames.size());
+    while (same < shared && path_frames[same] == frames[at - 1 - same]) same++;
+    path_frames.resize(same);
+    path_nodes.resize(same);
+    at -= same;
+    StackId s = same ? path_nodes[same - 1] : kNoStack;
     for (; at > begin; at--) {
       const StackId child = find_child(s, frames[at - 1]);
       if (child == kNoStack) break;
       s = child;
+      path_frames.push_back(frames[at - 1]);
+      path_nodes.push_back(s);
     }
     // Below the first node added every node is new and the first child of its parent.
-    for (; at > begin; at--) s = add_child(s, frames[at - 1]);
+    for (; at > begin; at--) {
+      s = add_child(s, frames[at - 1]);
+      path_frames.push_back(frames[at - 1]);
+      path_nodes.push_back(s);
+    }
     out[i] = s;
   }
 }
