@@ -701,7 +701,8 @@ LoadResult read_jfr(std::string_view data, const LoadOptions &options) {
 
 LoadResult read_jfr_file(const RegularFile &file, const LoadOptions &options) {
   try {
-    JfrSource source(file, options.cancel);
+    JfrSource source(file, options.cancel,
+                     options.threads ? options.threads : std::thread::hardware_concurrency());
     LoadResult r = read_chunks(source, options);
     if (file.changed()) return LoadResult::failure("the file changed while it was read");
     return r;

@@ -4,6 +4,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <thread>
+
 namespace hotlines {
 
 JfrChunkList JfrSource::chunks() {
@@ -38,7 +40,24 @@ bool JfrSource::acquire(const JfrChunkHeader &chunk, Held *out, std::string *err
     *error = "out of memory reading a JFR chunk of " + std::to_string(n) + " bytes";
     return false;
   }
-  const ReadStatus st = file_->read_at(chunk.offset, n, b.append_space(n), error, cancel_);
+  char *const to = b.append_space(n);
+  ReadStatus st = ReadStatus::ok;
+  if (threads_ > 1 && n >= split_bytes_) {
+    const size_t half = n / 2;
+    std::string second_error;
+    ReadStatus second = ReadStatus::ok;
+    std::thread helper([&] {
+      second = file_->read_at(chunk.offset + half, n - half, to + half, &second_error, cancel_);
+    });
+    st = file_->read_at(chunk.offset, half, to, error, cancel_);
+    helper.join();
+    if (st == ReadStatus::ok && second != ReadStatus::ok) {
+      st = second;
+      *error = second_error;
+    }
+  } else {
+    st = file_->read_at(chunk.offset, n, to, error, cancel_);
+  }
   if (st != ReadStatus::ok) {
     release(chunk, out, false);
     return false;

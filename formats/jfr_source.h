@@ -30,9 +30,14 @@ public:
   // `data` must outlive the source. With `discard`, it is the caller's own heap memory that
   // nothing reads after the load.
   JfrSource(std::string_view data, bool discard) : data_(data), discard_(discard) {}
-  // `file` (open) must outlive the source; reads poll `cancel`.
-  JfrSource(const RegularFile &file, const std::atomic<bool> *cancel)
-      : file_(&file), cancel_(cancel) {}
+  // `file` (open) must outlive the source; reads poll `cancel`. With `threads` > 1, a chunk of
+  // `split_bytes` or more is read by two threads, half each: the kernel zeroes a fresh
+  // buffer's pages in the thread that first writes them, which for a chunk of hundreds of MB
+  // is most of its read.
+  static constexpr size_t kSplitReadBytes = size_t{64} << 20;
+  JfrSource(const RegularFile &file, const std::atomic<bool> *cancel, unsigned threads = 1,
+            size_t split_bytes = kSplitReadBytes)
+      : file_(&file), cancel_(cancel), threads_(threads), split_bytes_(split_bytes) {}
 
   uint64_t size() const { return file_ ? file_->size() : data_.size(); }
   // Whether released chunks must be read again: false for bytes in memory.
@@ -50,6 +55,8 @@ private:
   bool discard_ = false;
   const RegularFile *file_ = nullptr;
   const std::atomic<bool> *cancel_ = nullptr;
+  unsigned threads_ = 1;
+  size_t split_bytes_ = kSplitReadBytes;
   std::mutex mu_;
   std::vector<std::unique_ptr<FileBytes>> free_; // buffers to reuse, guarded by mu_
 };
