@@ -12,7 +12,6 @@
 #include "formats/jfr_id_map.h"
 #include "formats/jfr_metadata.h"
 #include "formats/jfr_metadata_cache.h"
-#include "formats/jfr_raw_stacks.h"
 #include "formats/jfr_resolver.h"
 
 #include <algorithm>
@@ -747,12 +746,14 @@ struct JfrChunkReader::Impl {
     }
   }
 
-  void read_stacks(const JfrSliceRefs &refs, JfrRawStacks *raw) {
+  void read_stacks(const JfrSliceRefs &refs, JfrStackKeys *seen, JfrRawStacks *raw) {
     raw->stacks.clear();
     if (!load_pools()) return; // resolve() reports it
     std::vector<JfrStackRef> wanted(refs.stacks.size());
-    for (size_t i = 0; i < wanted.size(); i++)
-      wanted[i] = JfrStackRef{refs.stacks[i].type, refs.stacks[i].key};
+    for (size_t i = 0; i < wanted.size(); i++) {
+      const JfrSliceRefs::Ref &r = refs.stacks[i];
+      wanted[i] = JfrStackRef{seen->insert(r.key, 0).second ? r.type : -1, r.key};
+    }
     const JfrStackSource src{data,        chunk.offset + JfrChunkHeader::kSize,
                              chunk.end(), chunk.compressed_integers(),
                              md,          dec,
@@ -850,8 +851,8 @@ bool JfrChunkReader::decode(size_t s, std::vector<JfrColumnRange> &ranges,
   refs->bad_event_offset = impl_->in_file(refs->bad_event_offset);
   return ok;
 }
-void JfrChunkReader::read_stacks(const JfrSliceRefs &refs, JfrRawStacks *raw) {
-  impl_->read_stacks(refs, raw);
+void JfrChunkReader::read_stacks(const JfrSliceRefs &refs, JfrStackKeys *seen, JfrRawStacks *raw) {
+  impl_->read_stacks(refs, seen, raw);
 }
 bool JfrChunkReader::resolve(const JfrSliceRefs &refs, const JfrRawStacks &raw,
                              ProfileBuilder &tables, std::vector<JfrColumnRange> &ranges) {

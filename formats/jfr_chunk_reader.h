@@ -12,6 +12,7 @@
 
 #include "formats/jfr_chunk.h"
 #include "formats/jfr_event_table.h"
+#include "formats/jfr_raw_stacks.h"
 #include "formats/load_result.h"
 #include "formats/profile_builder.h"
 
@@ -23,7 +24,6 @@
 namespace hotlines {
 
 class JfrMetadataCache;
-struct JfrRawStacks;
 
 // A run of whole events of a chunk, [begin, end) in the file, decoded as one unit of work.
 struct JfrSlice {
@@ -119,9 +119,10 @@ public:
   // into *refs. False (with refs->error) on corrupt data or cancellation.
   bool decode(size_t s, std::vector<JfrColumnRange> &ranges, JfrSliceRefs *refs) const;
   // Pass 2, on any thread, after decode(): the frames of the slice's stack traces read ahead
-  // into *raw for resolve() (the chunk's constant pools are indexed by the first slice that
-  // needs them; when they are corrupt nothing is read and resolve() reports it).
-  void read_stacks(const JfrSliceRefs &refs, JfrRawStacks *raw);
+  // into *raw for resolve(), but for those whose keys are in *seen (resolved before this slice
+  // is), whose keys are added to it. The chunk's constant pools are indexed by the first slice
+  // that needs them; when they are corrupt nothing is read and resolve() reports it.
+  void read_stacks(const JfrSliceRefs &refs, JfrStackKeys *seen, JfrRawStacks *raw);
   // Pass 2, slice after slice in order: the references of a decoded slice resolved into
   // `tables`, with its stack traces read ahead in `raw`, and its columns rewritten to the
   // model's ids. Problems that lose single references become warnings. False when the constant

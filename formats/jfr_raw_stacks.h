@@ -11,6 +11,7 @@
 
 #include "formats/jfr_constant_pool.h"
 #include "formats/jfr_decoder.h"
+#include "formats/jfr_id_map.h"
 #include "formats/jfr_metadata.h"
 
 #include <cstdint>
@@ -60,6 +61,9 @@ struct JfrStackSource {
   const JfrDecoder *dec = nullptr;
   const JfrConstantPools *pools = nullptr;
 };
+
+// Stack-trace keys (JfrIdMap needs a value: unused).
+using JfrStackKeys = JfrIdMap<uint8_t>;
 
 // A stack-trace reference: pool class and key.
 struct JfrStackRef {

@@ -13,7 +13,6 @@
 #include "formats/jfr_chunk_reader.h"
 #include "formats/jfr_event_table.h"
 #include "formats/jfr_metadata_cache.h"
-#include "formats/jfr_raw_stacks.h"
 #include "formats/jfr_source.h"
 
 #include <algorithm>
@@ -29,15 +28,16 @@ namespace hotlines {
 
 namespace {
 
-// Runs work(i) for i in [0, n) on `threads` workers and consume(i) on the calling thread in
-// order of i. Workers stay a few items ahead of consume, which bounds what is held in memory.
-// Stops early (returning false) when consume returns false. work must not throw; an exception
-// from consume is rethrown once the workers are joined.
-bool run_in_order(size_t n, unsigned threads, const std::function<void(size_t)> &work,
+// Runs work(i, w) for i in [0, n) on `threads` workers (w: the worker, < threads; a worker's
+// items come in increasing order) and consume(i) on the calling thread in order of i. Workers
+// stay a few items ahead of consume, which bounds what is held in memory. Stops early
+// (returning false) when consume returns false. work must not throw; an exception from consume
+// is rethrown once the workers are joined.
+bool run_in_order(size_t n, unsigned threads, const std::function<void(size_t, unsigned)> &work,
                   const std::function<bool(size_t)> &consume) {
   if (threads <= 1 || n <= 1) {
     for (size_t i = 0; i < n; i++) {
-      work(i);
+      work(i, 0);
       if (!consume(i)) return false;
     }
     return true;
@@ -49,7 +49,7 @@ bool run_in_order(size_t n, unsigned threads, const std::function<void(size_t)> 
   bool stop = false;
   const size_t window = threads + 1;
   std::vector<std::thread> workers;
-  auto worker = [&] {
+  auto worker = [&](unsigned w) {
     for (;;) {
       size_t i;
       {
@@ -58,7 +58,7 @@ bool run_in_order(size_t n, unsigned threads, const std::function<void(size_t)> 
         if (stop || next >= n) return;
         i = next++;
       }
-      work(i);
+      work(i, w);
       {
         std::lock_guard<std::mutex> lock(mu);
         done[i] = 1;
@@ -68,7 +68,7 @@ bool run_in_order(size_t n, unsigned threads, const std::function<void(size_t)> 
   };
   for (unsigned w = 0; w < threads; w++) {
     try {
-      workers.emplace_back(worker);
+      workers.emplace_back(worker, w);
     } catch (const std::system_error &) {
       break; // no more threads: the ones we have will do
     }
@@ -198,9 +198,9 @@ struct JfrRead {
   // Pass 2, on a worker: the bytes of chunk i, acquired by its first slice. False (with
   // *error) when they cannot be read.
   bool chunk_bytes(size_t i, std::string *error);
-  // Pass 2, on a worker: slice k decoded into raw columns of its own, then, in file order, its
-  // references resolved into `out`.
-  void read_slice(size_t k);
+  // Pass 2, on worker w: slice k decoded into raw columns of its own and its new stack traces
+  // read ahead, then, in file order, its references resolved into `out`.
+  void read_slice(size_t k, unsigned w);
   // Pass 2, in file order: slice k's samples appended to the events' columns and freed; once
   // it is its chunk's last, the chunk's reader and bytes let go. False (with `failure` set)
   // to stop.
@@ -221,6 +221,13 @@ struct JfrRead {
   unsigned threads;
   std::vector<ChunkWork> chunks;
   std::vector<SliceWork> slices;
+  // Per worker, the stack traces its slices of `chunk` referenced: its earlier slices resolved
+  // them before it took the next, so they are not read ahead again.
+  struct ReadAhead {
+    size_t chunk = SIZE_MAX;
+    JfrStackKeys seen;
+  };
+  std::vector<ReadAhead> read_ahead;
   JfrMetadataCache metadata_cache;
   LoadResult failure;
   std::vector<PlannedEvent> events;
@@ -409,9 +416,14 @@ bool JfrRead::chunk_bytes(size_t i, std::string *error) {
   return true;
 }
 
-void JfrRead::read_slice(size_t k) {
+void JfrRead::read_slice(size_t k, unsigned w) {
   SliceWork &sw = slices[k];
   ChunkWork &c = chunks[sw.chunk];
+  ReadAhead &ra = read_ahead[w];
+  if (ra.chunk != sw.chunk) {
+    ra.chunk = sw.chunk;
+    ra.seen = {};
+  }
   JfrSliceRefs refs;
   JfrRawStacks raw;
   bool decoded = false;
@@ -431,7 +443,7 @@ void JfrRead::read_slice(size_t k) {
         sw.ranges[e].columns = &raw;
       }
       decoded = c.reader->decode(sw.index, sw.ranges, &refs);
-      if (decoded) c.reader->read_stacks(refs, &raw);
+      if (decoded) c.reader->read_stacks(refs, &ra.seen, &raw);
     } else if (!options.cancelled()) {
       refs.error_offset = static_cast<int64_t>(list.chunks[sw.chunk].offset);
     }
@@ -667,7 +679,7 @@ LoadResult read_chunks(JfrSource &source, const LoadOptions &options) {
   // Pass 1: what each chunk holds.
   run_in_order(
       r.n, static_cast<unsigned>(std::min<size_t>(r.threads, r.n)),
-      [&](size_t i) { r.survey_chunk(i); }, [&](size_t i) { return !r.chunk_failed(i); });
+      [&](size_t i, unsigned) { r.survey_chunk(i); }, [&](size_t i) { return !r.chunk_failed(i); });
   if (!r.failure.error.empty()) return std::move(r.failure);
   if (options.cancelled()) return LoadResult::failure("cancelled");
 
@@ -679,9 +691,11 @@ LoadResult read_chunks(JfrSource &source, const LoadOptions &options) {
 
   // Pass 2: slices decoded on the workers, resolved into `out` in file order, appended to the
   // events' columns in file order.
+  const unsigned workers = static_cast<unsigned>(std::min<size_t>(r.threads, r.slices.size()));
+  r.read_ahead.resize(std::max(workers, 1u));
   run_in_order(
-      r.slices.size(), static_cast<unsigned>(std::min<size_t>(r.threads, r.slices.size())),
-      [&](size_t k) { r.read_slice(k); }, [&](size_t k) { return r.merge_slice(k); });
+      r.slices.size(), workers, [&](size_t k, unsigned w) { r.read_slice(k, w); },
+      [&](size_t k) { return r.merge_slice(k); });
   if (!r.failure.error.empty()) return std::move(r.failure);
 
   if (!r.add_events()) return std::move(r.failure);
