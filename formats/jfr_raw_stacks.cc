@@ -1,6 +1,5 @@
 // Reading a slice's stack traces ahead of resolution (see jfr_raw_stacks.h): each frame's
-// fields as raw varints, deduplicated within the slice by an open-addressing table of frame
-// indexes.
+// fields as raw varints, deduplicated within the slice by a JfrFrameMap.
 #include "formats/jfr_raw_stacks.h"
 
 #include "formats/jfr_input.h"
@@ -48,49 +47,24 @@ private:
   std::vector<std::vector<int8_t>> slots_;
 };
 
-// The slice's distinct frames, found by key: open addressing with the key in the slot, so a
-// lookup reads one slot and not the frame it names.
+// The slice's distinct frames, found by key.
 class FrameTable {
 public:
   explicit FrameTable(JfrRawStacks *out) : out_(out) {}
 
   // The index of `key`, added (first seen as class `cls` at [at, end)) when new.
   uint32_t index(const JfrFrameKey &key, int cls, size_t at, size_t end) {
-    if ((out_->frames.size() + 1) * 4 > slots_.size() * 3) grow();
-    const size_t mask = slots_.size() - 1;
-    for (size_t i = key.hash() & mask;; i = (i + 1) & mask) {
-      Slot &s = slots_[i];
-      if (s.index == kEmpty) {
-        s.index = static_cast<uint32_t>(out_->frames.size());
-        s.method = key.method;
-        std::copy(key.rest, key.rest + 3, s.rest);
-        out_->frames.push_back(JfrRawStacks::Frame{key, cls, at, end});
-        return s.index;
-      }
-      if (s.method == key.method && std::equal(key.rest, key.rest + 3, s.rest)) return s.index;
+    uint32_t *f = map_.find_or_add(key);
+    if (*f == JfrFrameMap::kNone) {
+      *f = static_cast<uint32_t>(out_->frames.size());
+      out_->frames.push_back(JfrRawStacks::Frame{key, cls, at, end});
     }
+    return *f;
   }
 
 private:
-  static constexpr uint32_t kEmpty = UINT32_MAX;
-  struct Slot {
-    uint64_t method = 0;
-    uint32_t rest[3] = {0, 0, 0};
-    uint32_t index = kEmpty;
-  };
-  static_assert(sizeof(Slot) == 24);
-  void grow() {
-    slots_.assign(std::max<size_t>(1024, slots_.size() * 2), Slot{});
-    const size_t mask = slots_.size() - 1;
-    for (uint32_t f = 0; f < out_->frames.size(); f++) {
-      const JfrFrameKey &key = out_->frames[f].key;
-      size_t i = key.hash() & mask;
-      while (slots_[i].index != kEmpty) i = (i + 1) & mask;
-      slots_[i] = Slot{key.method, {key.rest[0], key.rest[1], key.rest[2]}, f};
-    }
-  }
   JfrRawStacks *out_;
-  std::vector<Slot> slots_;
+  JfrFrameMap map_;
 };
 
 // Appends the frames of the StackTrace entry at `off` to out->refs; false when it is not read

@@ -14,6 +14,7 @@
 #include "formats/jfr_id_map.h"
 #include "formats/jfr_metadata.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -30,6 +31,51 @@ struct JfrFrameKey {
     for (uint32_t r : rest) h = (h ^ (h >> 29) ^ r) * 0xBF58476D1CE4E5B9ull;
     return h ^ (h >> 32);
   }
+};
+
+// JfrFrameKey -> a 32-bit value, by open addressing with the key's fields in a 24-byte slot
+// (a lookup reads one slot, and a table of tens of thousands of frames stays in the cache).
+// kNone is no value: find_or_add() returns it for a key it just added, and the caller stores
+// the value there at once.
+class JfrFrameMap {
+public:
+  static constexpr uint32_t kNone = UINT32_MAX;
+  uint32_t *find_or_add(const JfrFrameKey &key) {
+    if ((size_ + 1) * 4 > slots_.size() * 3) grow();
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = key.hash() & mask;; i = (i + 1) & mask) {
+      Slot &s = slots_[i];
+      if (s.value == kNone) {
+        s.method = key.method;
+        std::copy(key.rest, key.rest + 3, s.rest);
+        size_++;
+        return &s.value;
+      }
+      if (s.method == key.method && std::equal(key.rest, key.rest + 3, s.rest)) return &s.value;
+    }
+  }
+  void clear() {
+    slots_.clear();
+    size_ = 0;
+  }
+
+private:
+  struct Slot {
+    uint64_t method = 0;
+    uint32_t rest[3] = {0, 0, 0};
+    uint32_t value = kNone; // kNone: empty
+  };
+  static_assert(sizeof(Slot) == 24);
+  void grow() {
+    std::vector<Slot> old(std::max<size_t>(1024, slots_.size() * 2));
+    old.swap(slots_);
+    size_ = 0;
+    for (const Slot &s : old)
+      if (s.value != kNone)
+        *find_or_add(JfrFrameKey{s.method, {s.rest[0], s.rest[1], s.rest[2]}}) = s.value;
+  }
+  std::vector<Slot> slots_;
+  size_t size_ = 0;
 };
 
 struct JfrRawStacks {

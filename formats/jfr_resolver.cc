@@ -51,7 +51,6 @@ void JfrResolver::rebase(std::string_view data) {
   methods_ = {};
   method_infos_.clear();
   frame_memo_.clear(); // frames hold function ids from method_infos_
-  frame_memo_size_ = 0;
   raw_ = nullptr;
   raw_ids_.clear();
 }
@@ -323,7 +322,7 @@ void JfrResolver::raw_stack(JfrRawStacks::Span span) {
     FrameId &id = raw_ids_[f];
     if (id == kNull) {
       const JfrRawStacks::Frame &fr = raw_->frames[f];
-      FrameId *memo = memo_frame(fr.key);
+      FrameId *memo = frame_memo_.find_or_add(fr.key);
       if (*memo == kNull) { // new to the chunk: decode its fields
         JfrValue v[4];
         JfrInput in = input_at(fr.at).sub(fr.at, fr.end - fr.at);
@@ -346,27 +345,6 @@ void JfrResolver::build_stacks() {
   batch_keys_.clear();
   batch_index_ = {};
   batch_outs_.clear();
-}
-
-FrameId *JfrResolver::memo_frame(const JfrFrameKey &key) {
-  if ((frame_memo_size_ + 1) * 4 > frame_memo_.size() * 3) {
-    std::vector<FrameSlot> old(std::max<size_t>(1024, frame_memo_.size() * 2));
-    old.swap(frame_memo_);
-    frame_memo_size_ = 0;
-    for (const FrameSlot &s : old)
-      if (s.id != kNull) *memo_frame(s.key()) = s.id;
-  }
-  const size_t mask = frame_memo_.size() - 1;
-  for (size_t i = key.hash() & mask;; i = (i + 1) & mask) {
-    FrameSlot &s = frame_memo_[i];
-    if (s.id == kNull) {
-      s.method = key.method;
-      std::copy(key.rest, key.rest + 3, s.rest);
-      frame_memo_size_++;
-      return &s.id;
-    }
-    if (s.method == key.method && std::equal(key.rest, key.rest + 3, s.rest)) return &s.id;
-  }
 }
 
 bool JfrResolver::decode_stack(int cls, size_t off) {

@@ -126,17 +126,9 @@ private:
   std::vector<std::pair<uint32_t, StackId *>> batch_outs_;
   std::vector<StackId> batch_ids_;
   // Frames decoded in this chunk, by their JfrFrameKey: a chunk's stacks share most of their
-  // frames. Open addressing, 24 bytes a slot so that a big chunk's table stays in the cache.
-  struct FrameSlot { // a JfrFrameKey's fields beside the id: 24 bytes, not 32
-    uint64_t method = 0;
-    uint32_t rest[3] = {0, 0, 0};
-    FrameId id = kNull; // kNull: empty
-    JfrFrameKey key() const { return JfrFrameKey{method, {rest[0], rest[1], rest[2]}}; }
-  };
-  static_assert(sizeof(FrameSlot) == 24);
-  FrameId *memo_frame(const JfrFrameKey &key);
-  std::vector<FrameSlot> frame_memo_;
-  size_t frame_memo_size_ = 0;
+  // frames.
+  static_assert(JfrFrameMap::kNone == kNull);
+  JfrFrameMap frame_memo_;
   // The slice's frames read ahead, and their ids once looked up (kNull: not yet).
   const JfrRawStacks *raw_ = nullptr;
   std::vector<FrameId> raw_ids_;
