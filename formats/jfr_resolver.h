@@ -88,7 +88,8 @@ private:
   bool decode_stack(int cls, size_t off);
   // Appends the frames of the slice's read-ahead stack `span` to batch_frames_.
   void raw_stack(JfrRawStacks::Span span);
-  // Starts a batch entry for the stack `key`, whose frames were appended from `begin`.
+  // Ends a batch entry: the stack `key`, of the frames appended since the last entry, whose id
+  // goes to *out.
   void add_to_batch(uint64_t key, StackId *out);
   std::string_view class_name(const JfrValue &v, size_t at);
   MethodInfo *method(const JfrValue &v, size_t at);
