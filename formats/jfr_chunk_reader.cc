@@ -497,17 +497,23 @@ struct JfrChunkReader::Impl {
       return;
     }
     auto has = [&](Slot s) { return (present >> s) & 1; };
-    const int64_t time = has(kTime) ? timestamp(v[kTime], h.time_unit) : 0;
-    RefIndex::ThreadKey tk{0, 0, -1, -1};
-    if (has(kSampledThread) && h.ref_type[kSampledThread] >= 0) {
-      tk.type = h.ref_type[kSampledThread];
-      tk.key = static_cast<uint64_t>(v[kSampledThread]);
+    JfrColumnRange &r = ranges[h.range];
+    if (r.written >= r.capacity) return; // cannot happen: the survey counted every event
+    const size_t i = r.begin + r.written++;
+    JfrEventColumns &c = *r.columns;
+    if (!c.time.empty()) c.time[i] = has(kTime) ? timestamp(v[kTime], h.time_unit) : 0;
+    if (!c.thread.empty()) {
+      RefIndex::ThreadKey tk{0, 0, -1, -1};
+      if (has(kSampledThread) && h.ref_type[kSampledThread] >= 0) {
+        tk.type = h.ref_type[kSampledThread];
+        tk.key = static_cast<uint64_t>(v[kSampledThread]);
+      }
+      if (has(kEventThread) && h.ref_type[kEventThread] >= 0) {
+        tk.type_b = h.ref_type[kEventThread];
+        tk.key_b = static_cast<uint64_t>(v[kEventThread]);
+      }
+      c.thread[i] = index.thread(tk, at);
     }
-    if (has(kEventThread) && h.ref_type[kEventThread] >= 0) {
-      tk.type_b = h.ref_type[kEventThread];
-      tk.key_b = static_cast<uint64_t>(v[kEventThread]);
-    }
-    const uint32_t t = index.thread(tk, at);
     StackId st = kNoStack;
     if (has(kStack) && h.ref_type[kStack] >= 0)
       st = index.stack(h.ref_type[kStack], static_cast<uint64_t>(v[kStack]), at);
@@ -531,13 +537,7 @@ struct JfrChunkReader::Impl {
       value = timespan(a, h.duration_unit);
       break;
     }
-    JfrColumnRange &r = ranges[h.range];
-    if (r.written >= r.capacity) return; // cannot happen: the survey counted every event
-    const size_t i = r.begin + r.written++;
-    JfrEventColumns &c = *r.columns;
     c.stack[i] = st;
-    c.thread[i] = t;
-    c.time[i] = time;
     if (!c.count.empty()) c.count[i] = count;
     if (!c.value.empty()) c.value[i] = value;
     if (!c.source.empty()) c.source[i] = h.source;
@@ -746,14 +746,14 @@ struct JfrChunkReader::Impl {
     }
   }
 
-  void read_stacks(const JfrSliceRefs &refs, JfrStackKeys *seen, JfrRawStacks *raw) {
+  void read_stacks(const JfrSliceRefs &refs, JfrStackClaims *claims, uint32_t slice,
+                   JfrRawStacks *raw) {
     raw->stacks.clear();
     if (!load_pools()) return; // resolve() reports it
     std::vector<JfrStackRef> wanted(refs.stacks.size());
-    for (size_t i = 0; i < wanted.size(); i++) {
-      const JfrSliceRefs::Ref &r = refs.stacks[i];
-      wanted[i] = JfrStackRef{seen->insert(r.key, 0).second ? r.type : -1, r.key};
-    }
+    for (size_t i = 0; i < wanted.size(); i++)
+      wanted[i] = JfrStackRef{refs.stacks[i].type, refs.stacks[i].key};
+    claims->claim(slice, wanted);
     const JfrStackSource src{data,        chunk.offset + JfrChunkHeader::kSize,
                              chunk.end(), chunk.compressed_integers(),
                              md,          dec,
@@ -793,10 +793,10 @@ struct JfrChunkReader::Impl {
     for (JfrColumnRange &r : ranges) {
       if (!r.columns) continue;
       StackId *st = r.columns->stack.data() + r.begin;
-      ThreadId *th = r.columns->thread.data() + r.begin;
+      ThreadId *th = r.columns->thread.empty() ? nullptr : r.columns->thread.data() + r.begin;
       for (size_t i = 0; i < r.written; i++) {
         if (st[i] != kNoStack) st[i] = stacks[st[i]];
-        th[i] = threads[th[i]];
+        if (th) th[i] = threads[th[i]];
       }
       if (!r.columns->state.empty()) {
         uint32_t *sa = r.columns->state.data() + r.begin;
@@ -851,8 +851,9 @@ bool JfrChunkReader::decode(size_t s, std::vector<JfrColumnRange> &ranges,
   refs->bad_event_offset = impl_->in_file(refs->bad_event_offset);
   return ok;
 }
-void JfrChunkReader::read_stacks(const JfrSliceRefs &refs, JfrStackKeys *seen, JfrRawStacks *raw) {
-  impl_->read_stacks(refs, seen, raw);
+void JfrChunkReader::read_stacks(const JfrSliceRefs &refs, JfrStackClaims *claims, uint32_t slice,
+                                 JfrRawStacks *raw) {
+  impl_->read_stacks(refs, claims, slice, raw);
 }
 bool JfrChunkReader::resolve(const JfrSliceRefs &refs, const JfrRawStacks &raw,
                              ProfileBuilder &tables, std::vector<JfrColumnRange> &ranges) {

@@ -13,6 +13,7 @@
 #include "formats/jfr_chunk.h"
 #include "formats/jfr_event_table.h"
 #include "formats/jfr_raw_stacks.h"
+#include "formats/jfr_stack_claims.h"
 #include "formats/load_result.h"
 #include "formats/profile_builder.h"
 
@@ -53,12 +54,12 @@ struct JfrChunkInfo {
 // The sample columns of one product event, sized by the caller before decoding.
 struct JfrEventColumns {
   std::vector<StackId> stack;
-  std::vector<ThreadId> thread;
-  std::vector<int64_t> time;
-  std::vector<int64_t> count;  // allocated only when a source has counts other than 1
-  std::vector<int64_t> value;  // allocated only when a source has values other than the count
-  std::vector<uint32_t> state; // allocated only when a source has a thread state
-  std::vector<uint8_t> source; // allocated only for an event of several sources: which one
+  std::vector<ThreadId> thread; // empty when the load leaves threads out (sample_threads)
+  std::vector<int64_t> time;    // empty when the load leaves times out (sample_times)
+  std::vector<int64_t> count;   // allocated only when a source has counts other than 1
+  std::vector<int64_t> value;   // allocated only when a source has values other than the count
+  std::vector<uint32_t> state;  // allocated only when a source has a thread state
+  std::vector<uint8_t> source;  // allocated only for an event of several sources: which one
 };
 
 // Where the samples of one JFR type go in pass 2: the caller's ranges[range], as source
@@ -118,11 +119,12 @@ public:
   // Pass 2, on any thread: info().slices[s] into `ranges` (by event index), its references
   // into *refs. False (with refs->error) on corrupt data or cancellation.
   bool decode(size_t s, std::vector<JfrColumnRange> &ranges, JfrSliceRefs *refs) const;
-  // Pass 2, on any thread, after decode(): the frames of the slice's stack traces read ahead
-  // into *raw for resolve(), but for those whose keys are in *seen (resolved before this slice
-  // is), whose keys are added to it. The chunk's constant pools are indexed by the first slice
-  // that needs them; when they are corrupt nothing is read and resolve() reports it.
-  void read_stacks(const JfrSliceRefs &refs, JfrStackKeys *seen, JfrRawStacks *raw);
+  // Pass 2, on any thread, after decode(): the frames of the stack traces that slice number
+  // `slice` claims in *claims (those no earlier slice of the chunk references) read ahead into
+  // *raw for resolve(). The chunk's constant pools are indexed by the first slice that needs
+  // them; when they are corrupt nothing is read and resolve() reports it.
+  void read_stacks(const JfrSliceRefs &refs, JfrStackClaims *claims, uint32_t slice,
+                   JfrRawStacks *raw);
   // Pass 2, slice after slice in order: the references of a decoded slice resolved into
   // `tables`, with its stack traces read ahead in `raw`, and its columns rewritten to the
   // model's ids. Problems that lose single references become warnings. False when the constant

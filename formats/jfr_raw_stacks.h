@@ -108,9 +108,6 @@ struct JfrStackSource {
   const JfrConstantPools *pools = nullptr;
 };
 
-// Stack-trace keys (JfrIdMap needs a value: unused).
-using JfrStackKeys = JfrIdMap<uint8_t>;
-
 // A stack-trace reference: pool class and key.
 struct JfrStackRef {
   int type = -1;

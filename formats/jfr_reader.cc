@@ -28,16 +28,15 @@ namespace hotlines {
 
 namespace {
 
-// Runs work(i, w) for i in [0, n) on `threads` workers (w: the worker, < threads; a worker's
-// items come in increasing order) and consume(i) on the calling thread in order of i. Workers
-// stay a few items ahead of consume, which bounds what is held in memory. Stops early
+// Runs work(i) for i in [0, n) on `threads` workers and consume(i) on the calling thread in order
+// of i. Workers stay a few items ahead of consume, which bounds what is held in memory. Stops early
 // (returning false) when consume returns false. work must not throw; an exception from consume
 // is rethrown once the workers are joined.
-bool run_in_order(size_t n, unsigned threads, const std::function<void(size_t, unsigned)> &work,
+bool run_in_order(size_t n, unsigned threads, const std::function<void(size_t)> &work,
                   const std::function<bool(size_t)> &consume) {
   if (threads <= 1 || n <= 1) {
     for (size_t i = 0; i < n; i++) {
-      work(i, 0);
+      work(i);
       if (!consume(i)) return false;
     }
     return true;
@@ -49,7 +48,7 @@ bool run_in_order(size_t n, unsigned threads, const std::function<void(size_t, u
   bool stop = false;
   const size_t window = threads + 1;
   std::vector<std::thread> workers;
-  auto worker = [&](unsigned w) {
+  auto worker = [&] {
     for (;;) {
       size_t i;
       {
@@ -58,7 +57,7 @@ bool run_in_order(size_t n, unsigned threads, const std::function<void(size_t, u
         if (stop || next >= n) return;
         i = next++;
       }
-      work(i, w);
+      work(i);
       {
         std::lock_guard<std::mutex> lock(mu);
         done[i] = 1;
@@ -68,7 +67,7 @@ bool run_in_order(size_t n, unsigned threads, const std::function<void(size_t, u
   };
   for (unsigned w = 0; w < threads; w++) {
     try {
-      workers.emplace_back(worker, w);
+      workers.emplace_back(worker);
     } catch (const std::system_error &) {
       break; // no more threads: the ones we have will do
     }
@@ -140,6 +139,8 @@ struct ChunkWork {
   int64_t error_offset = -1;
   JfrSource::Held bytes; // while the chunk is surveyed, and from its first slice to its last
   std::unique_ptr<JfrChunkReader> reader;
+  // The stack traces each slice reads ahead, from its first slice to its last.
+  std::unique_ptr<JfrStackClaims> claims = std::make_unique<JfrStackClaims>();
   std::vector<JfrRoute> routes; // JFR type -> event index (range) and source
   size_t first_slice = 0;       // index into JfrRead::slices
   bool split = false;           // cpu and wall both as jdk.ExecutionSample (PlannedEvent::wall)
@@ -198,9 +199,10 @@ struct JfrRead {
   // Pass 2, on a worker: the bytes of chunk i, acquired by its first slice. False (with
   // *error) when they cannot be read.
   bool chunk_bytes(size_t i, std::string *error);
-  // Pass 2, on worker w: slice k decoded into raw columns of its own and its new stack traces
-  // read ahead, then, in file order, its references resolved into `out`.
-  void read_slice(size_t k, unsigned w);
+  // Pass 2, on a worker: slice k decoded into raw columns of its own and its new stack traces
+  // read ahead (those no earlier slice references), then, in file order, its references
+  // resolved into `out`.
+  void read_slice(size_t k);
   // Pass 2, in file order: slice k's samples appended to the events' columns and freed; once
   // it is its chunk's last, the chunk's reader and bytes let go. False (with `failure` set)
   // to stop.
@@ -221,13 +223,6 @@ struct JfrRead {
   unsigned threads;
   std::vector<ChunkWork> chunks;
   std::vector<SliceWork> slices;
-  // Per worker, the stack traces its slices of `chunk` referenced: its earlier slices resolved
-  // them before it took the next, so they are not read ahead again.
-  struct ReadAhead {
-    size_t chunk = SIZE_MAX;
-    JfrStackKeys seen;
-  };
-  std::vector<ReadAhead> read_ahead;
   JfrMetadataCache metadata_cache;
   LoadResult failure;
   std::vector<PlannedEvent> events;
@@ -398,8 +393,8 @@ void JfrRead::plan_ranges() {
   for (ChunkWork &c : chunks) c.reader->route(c.routes);
   for (PlannedEvent &ev : events) {
     ev.columns.stack.reserve(ev.size);
-    ev.columns.thread.reserve(ev.size);
-    ev.columns.time.reserve(ev.size);
+    if (options.sample_threads) ev.columns.thread.reserve(ev.size);
+    if (options.sample_times) ev.columns.time.reserve(ev.size);
     if (ev.count) ev.columns.count.reserve(ev.size);
     if (ev.value) ev.columns.value.reserve(ev.size);
     if (ev.state) ev.columns.state.reserve(ev.size);
@@ -416,14 +411,9 @@ bool JfrRead::chunk_bytes(size_t i, std::string *error) {
   return true;
 }
 
-void JfrRead::read_slice(size_t k, unsigned w) {
+void JfrRead::read_slice(size_t k) {
   SliceWork &sw = slices[k];
   ChunkWork &c = chunks[sw.chunk];
-  ReadAhead &ra = read_ahead[w];
-  if (ra.chunk != sw.chunk) {
-    ra.chunk = sw.chunk;
-    ra.seen = {};
-  }
   JfrSliceRefs refs;
   JfrRawStacks raw;
   bool decoded = false;
@@ -434,8 +424,8 @@ void JfrRead::read_slice(size_t k, unsigned w) {
         JfrEventColumns &raw = sw.raw[e];
         const size_t cap = sw.ranges[e].capacity;
         raw.stack.resize(cap);
-        raw.thread.resize(cap);
-        raw.time.resize(cap);
+        if (options.sample_threads) raw.thread.resize(cap);
+        if (options.sample_times) raw.time.resize(cap);
         if (events[e].count) raw.count.resize(cap);
         if (events[e].value) raw.value.resize(cap);
         if (events[e].state) raw.state.resize(cap);
@@ -443,7 +433,7 @@ void JfrRead::read_slice(size_t k, unsigned w) {
         sw.ranges[e].columns = &raw;
       }
       decoded = c.reader->decode(sw.index, sw.ranges, &refs);
-      if (decoded) c.reader->read_stacks(refs, &ra.seen, &raw);
+      if (decoded) c.reader->read_stacks(refs, c.claims.get(), static_cast<uint32_t>(k), &raw);
     } else if (!options.cancelled()) {
       refs.error_offset = static_cast<int64_t>(list.chunks[sw.chunk].offset);
     }
@@ -493,13 +483,15 @@ namespace {
 void append_samples(const JfrEventColumns &raw, size_t n, PlannedEvent &ev) {
   SampleColumns &c = ev.columns;
   c.stack.insert(c.stack.end(), raw.stack.begin(), raw.stack.begin() + static_cast<ptrdiff_t>(n));
-  c.thread.append(raw.thread.data(), n);
-  c.time.append(raw.time.data(), n);
   bool thread = false, time = false, count = false, value = false, stack = false;
-  for (size_t i = 0; i < n; i++) {
-    thread |= raw.thread[i] != 0;
-    time |= raw.time[i] != 0;
-    stack |= raw.stack[i] != kNoStack;
+  for (size_t i = 0; i < n; i++) stack |= raw.stack[i] != kNoStack;
+  if (!raw.thread.empty()) {
+    c.thread.append(raw.thread.data(), n);
+    for (size_t i = 0; i < n; i++) thread |= raw.thread[i] != 0;
+  }
+  if (!raw.time.empty()) {
+    c.time.append(raw.time.data(), n);
+    for (size_t i = 0; i < n; i++) time |= raw.time[i] != 0;
   }
   if (!raw.source.empty()) c.source.append(raw.source.data(), n);
   const int64_t *counts = raw.count.empty() ? nullptr : raw.count.data();
@@ -548,8 +540,8 @@ JfrEventColumns samples_by_state(const JfrEventColumns &raw, size_t n, bool in_s
   for (size_t i = 0; i < n; i++) {
     if ((raw.state[i] != 0) != in_state) continue;
     out.stack.push_back(raw.stack[i]);
-    out.thread.push_back(raw.thread[i]);
-    out.time.push_back(raw.time[i]);
+    if (!raw.thread.empty()) out.thread.push_back(raw.thread[i]);
+    if (!raw.time.empty()) out.time.push_back(raw.time[i]);
     if (!raw.count.empty()) out.count.push_back(raw.count[i]);
     if (!raw.value.empty()) out.value.push_back(raw.value[i]);
     out.state.push_back(raw.state[i]);
@@ -585,6 +577,7 @@ bool JfrRead::merge_slice(size_t k) {
   std::vector<JfrEventColumns>().swap(sw.raw);
   if (sw.index + 1 < c.info.slices.size()) return true;
   c.reader.reset();
+  c.claims.reset();
   source.release(list.chunks[i], &c.bytes, true);
   if (std::find(producers.begin(), producers.end(), c.info.producer) == producers.end())
     producers.push_back(c.info.producer);
@@ -679,7 +672,7 @@ LoadResult read_chunks(JfrSource &source, const LoadOptions &options) {
   // Pass 1: what each chunk holds.
   run_in_order(
       r.n, static_cast<unsigned>(std::min<size_t>(r.threads, r.n)),
-      [&](size_t i, unsigned) { r.survey_chunk(i); }, [&](size_t i) { return !r.chunk_failed(i); });
+      [&](size_t i) { r.survey_chunk(i); }, [&](size_t i) { return !r.chunk_failed(i); });
   if (!r.failure.error.empty()) return std::move(r.failure);
   if (options.cancelled()) return LoadResult::failure("cancelled");
 
@@ -692,9 +685,8 @@ LoadResult read_chunks(JfrSource &source, const LoadOptions &options) {
   // Pass 2: slices decoded on the workers, resolved into `out` in file order, appended to the
   // events' columns in file order.
   const unsigned workers = static_cast<unsigned>(std::min<size_t>(r.threads, r.slices.size()));
-  r.read_ahead.resize(std::max(workers, 1u));
   run_in_order(
-      r.slices.size(), workers, [&](size_t k, unsigned w) { r.read_slice(k, w); },
+      r.slices.size(), workers, [&](size_t k) { r.read_slice(k); },
       [&](size_t k) { return r.merge_slice(k); });
   if (!r.failure.error.empty()) return std::move(r.failure);
 

@@ -44,6 +44,10 @@ struct LoadOptions {
   // no such event, all are loaded. For one-query commands on big JFR files; pprof and
   // collapsed readers load everything.
   std::optional<std::string> only_event;
+  // False: the samples' threads (or times) are not read; their columns are left empty, as for
+  // a recording without them. For one-query commands that neither filter nor show samples by
+  // thread or time. JFR only; the other readers read all.
+  bool sample_threads = true, sample_times = true;
   // Bytes of JFR events decoded as one unit of work (0: the reader's default of a few MB).
   // Tests make it small to cut the fixtures into many slices; the profile is the same.
   size_t jfr_slice_bytes = 0;

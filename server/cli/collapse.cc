@@ -24,7 +24,7 @@ int write_view(const CliFlags &f, bool filter) {
     return cli_fail(kExitUsage, "filter needs -m PATTERN (or --include PATTERN)", f.json);
   CliInput in;
   std::shared_ptr<const ViewWeights> v;
-  if (int rc = in.open(f, &v)) return rc;
+  if (int rc = in.open(f, &v, CliReads{.threads = f.has("threads")})) return rc;
   View view = v->view;
   if (filter && !f.method.empty()) {
     if (!any_function_matches(*v, f.method)) return cli_no_match(*v, f.method, f.json);

@@ -43,26 +43,30 @@ int cli_fail(int code, const std::string &message, bool json, Json extra) {
   return code;
 }
 
-bool CliInput::load(const std::string &path, const CliFlags &flags, bool one_event) {
+bool CliInput::load(const std::string &path, const CliFlags &flags, bool one_event,
+                    CliReads reads) {
   path_ = path;
   json_ = flags.json;
   LoadOptions options;
   options.limits = flags.limits;
-  if (one_event) options.only_event = flags.event;
+  if (one_event) {
+    options.only_event = flags.event;
+    options.sample_threads = reads.threads || !flags.threads.empty();
+    options.sample_times = reads.times || !flags.from.empty() || !flags.to.empty();
+  }
   LoadResult r = load_profile_file(path, options);
   if (!r.ok()) {
     cli_fail(kExitInput, r.describe(), json_);
     return false;
   }
   // One question per run: the index builds only what the command's view reads.
-  index_ = ProfileIndex::build(std::shared_ptr<const Profile>(std::move(r.profile)), nullptr, 0,
-                               false);
+  index_ =
+      ProfileIndex::build(std::shared_ptr<const Profile>(std::move(r.profile)), nullptr, 0, false);
   return true;
 }
 
-int CliInput::open(const CliFlags &flags, std::shared_ptr<const ViewWeights> *out,
-                   bool other_events) {
-  if (!load(flags.files[0], flags, !other_events)) return kExitInput;
+int CliInput::open(const CliFlags &flags, std::shared_ptr<const ViewWeights> *out, CliReads reads) {
+  if (!load(flags.files[0], flags, !reads.other_events, reads)) return kExitInput;
   return view(flags, out);
 }
 

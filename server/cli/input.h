@@ -23,16 +23,24 @@ namespace hotlines {
 
 using Json = nlohmann::ordered_json;
 
+// What a command reads of a profile besides its view's samples' stacks and weights.
+struct CliReads {
+  bool other_events = false; // the events other than the view's
+  bool times = false;        // the samples' times, whatever the flags
+  bool threads = false;      // the samples' threads, whatever the flags
+};
+
 class CliInput {
 public:
   // Loads a profile and indexes it; prints the error and returns false on failure. With
-  // `one_event`, a JFR file's events other than the flags' -e (or the default) are not decoded.
-  bool load(const std::string &path, const CliFlags &flags, bool one_event = false);
+  // `one_event`, a JFR file's events other than the flags' -e (or the default) are not decoded,
+  // nor the samples' threads and times unless `reads` or the flags' filters need them.
+  bool load(const std::string &path, const CliFlags &flags, bool one_event = false,
+            CliReads reads = {});
   // Loads the flags' first file and computes their view: what most commands do first. Only
-  // the view's event is loaded unless `other_events` says the command needs the rest.
-  // Returns 0, or the exit code after printing the error.
-  int open(const CliFlags &flags, std::shared_ptr<const ViewWeights> *out,
-           bool other_events = false);
+  // the view's event (and what `reads` asks for) is loaded. Returns 0, or the exit code after
+  // printing the error.
+  int open(const CliFlags &flags, std::shared_ptr<const ViewWeights> *out, CliReads reads = {});
   // Computes the flags' view. Returns 0, or the exit code after printing the error.
   int view(const CliFlags &flags, std::shared_ptr<const ViewWeights> *out,
            const std::string *from = nullptr, const std::string *to = nullptr) const;

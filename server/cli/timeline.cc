@@ -39,7 +39,8 @@ int run(const CliFlags &f) {
   o.hot_functions = !f.has("no-top-method");
   CliInput in;
   std::shared_ptr<const ViewWeights> v;
-  if (int rc = in.open(f, &v, !o.compare_event.empty())) return rc;
+  if (int rc = in.open(f, &v, CliReads{.other_events = !o.compare_event.empty(), .times = true}))
+    return rc;
   View view;
   std::string err;
   make_view(f, in.index(), &view, &err);

@@ -2,11 +2,12 @@
 // tests/unit/formats/jfr_test_writer.h: frames deduplicated within the slice and repeated
 // frames of recursion, and what is left to the resolver — missing entries, fields past 32
 // bits, fixed-width integers. That the profile is the same whatever the slices and threads is
-// JfrFixture.SameProfileWhateverTheSlices.
+// JfrFixture.SameProfileWhateverTheSlices. And which slice reads a stack trace (JfrStackClaims).
 #include "formats/jfr_chunk.h"
 #include "formats/jfr_constant_pool.h"
 #include "formats/jfr_metadata_cache.h"
 #include "formats/jfr_raw_stacks.h"
+#include "formats/jfr_stack_claims.h"
 #include "jfr_test_writer.h"
 
 #include <gtest/gtest.h>
@@ -136,4 +137,23 @@ TEST(JfrRawStacks, WhatIsNotReadAheadIsLeftToTheResolver) {
   ASSERT_EQ(fixed.error, "");
   ASSERT_EQ(fixed.raw.stacks.size(), 1u);
   EXPECT_EQ(fixed.raw.stacks[0].begin, JfrRawStacks::kUnread);
+}
+
+// JfrStackClaims: a slice reads a stack trace ahead unless an earlier slice (in file order)
+// claimed it, whatever order the workers claim in.
+TEST(JfrStackClaims, ASliceReadsWhatNoEarlierSliceReferences) {
+  JfrStackClaims claims;
+  auto claim = [&](uint32_t slice, std::vector<uint64_t> keys) {
+    std::vector<JfrStackRef> refs;
+    for (uint64_t k : keys) refs.push_back(JfrStackRef{7, k});
+    claims.claim(slice, refs);
+    std::vector<uint64_t> read;
+    for (const JfrStackRef &r : refs)
+      if (r.type == 7) read.push_back(r.key);
+    return read;
+  };
+  EXPECT_EQ(claim(3, {10, 11}), (std::vector<uint64_t>{10, 11}));
+  EXPECT_EQ(claim(1, {11, 12}), (std::vector<uint64_t>{11, 12})); // 11: slice 3 comes later
+  EXPECT_EQ(claim(2, {10, 11, 12, 13}), (std::vector<uint64_t>{10, 13}));
+  EXPECT_EQ(claim(4, {10, 11, 12, 13, 14}), (std::vector<uint64_t>{14}));
 }

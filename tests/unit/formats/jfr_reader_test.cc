@@ -152,6 +152,51 @@ TEST_P(JfrFixture, OnlyEventLoadsThatEventExactly) {
   EXPECT_EQ(none.profile->events.size(), all.profile->events.size());
 }
 
+// LoadOptions::sample_threads and sample_times: a load without them has a full load's events,
+// stack tree and weights, sample for sample, and its samples have no thread (thread 0, the
+// profile's "unknown") or no time (0).
+TEST_P(JfrFixture, SamplesReadWithoutThreadsOrTimesKeepTheirStacksAndWeights) {
+  std::string bytes = plain_bytes(GetParam());
+  LoadResult all = load(bytes, 2);
+  ASSERT_TRUE(all.ok());
+  const Profile &a = *all.profile;
+  for (const auto &[threads, times] : {std::pair{false, true}, {true, false}, {false, false}}) {
+    const std::string what =
+        GetParam() + (threads ? "" : " no threads") + (times ? "" : " no times");
+    LoadOptions o;
+    o.threads = 2;
+    o.sample_threads = threads;
+    o.sample_times = times;
+    LoadResult part = read_jfr(bytes, o);
+    ASSERT_TRUE(part.ok()) << part.describe();
+    const Profile &b = *part.profile;
+    EXPECT_EQ(b.check_valid(), "") << what;
+    EXPECT_EQ(b.stack_parent, a.stack_parent) << what;
+    EXPECT_EQ(b.stack_frame, a.stack_frame) << what;
+    EXPECT_TRUE(b.frames == a.frames) << what;
+    ASSERT_EQ(b.events.size(), a.events.size()) << what;
+    for (size_t e = 0; e < a.events.size(); e++) {
+      const SampleColumns &x = a.events[e].samples, &y = b.events[e].samples;
+      EXPECT_EQ(b.str(b.events[e].name), a.str(a.events[e].name)) << what;
+      EXPECT_EQ(b.events[e].total_value, a.events[e].total_value) << what;
+      EXPECT_EQ(b.events[e].total_count, a.events[e].total_count) << what;
+      ASSERT_EQ(y.size(), x.size()) << what;
+      EXPECT_EQ(y.stack, x.stack) << what;
+      EXPECT_EQ(y.count, x.count) << what;
+      EXPECT_EQ(y.value, x.value) << what;
+      EXPECT_EQ(y.state, x.state) << what;
+      if (threads)
+        EXPECT_EQ(y.thread, x.thread) << what;
+      else
+        EXPECT_TRUE(y.thread.empty()) << what;
+      if (times)
+        EXPECT_EQ(y.time, x.time) << what;
+      else
+        EXPECT_TRUE(y.time.empty()) << what;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Fixtures, JfrFixture, ::testing::ValuesIn(fixture_files()),
                          [](const ::testing::TestParamInfo<std::string> &info) {
                            std::string n = std::filesystem::path(info.param).filename().string();
