@@ -2,8 +2,7 @@
 // tables (a builder's stacks, frames, functions). A slot holds an id and 32 bits of its key's
 // hash, so a probe compares hashes before it looks at a key, and growing never needs the keys.
 // 8 bytes a slot, at most 3/4 full: a tenth of std::unordered_map's memory and no allocation
-// per entry. Large tables ask for transparent huge pages: probes land at random, and with 4 KiB
-// pages nearly every probe of a table of millions of stacks also misses the TLB.
+// per entry. Large tables are on transparent huge pages (allocate_table).
 // Not thread-safe.
 #pragma once
 
@@ -25,6 +24,22 @@ inline uint64_t mix64(uint64_t k) {
   k *= 0xc4ceb9fe1a85ec53ull;
   k ^= k >> 33;
   return k;
+}
+
+// `bytes` of memory with every byte 0xff (the empty slots of an open-addressing table), on
+// transparent huge pages when large: probes land at random, and with 4 KiB pages nearly every
+// probe of a table of millions of entries also misses the TLB. Freed with std::free. Throws
+// std::bad_alloc.
+inline void *allocate_table(size_t bytes) {
+  constexpr size_t kHuge = size_t{2} << 20;
+  void *p = bytes >= kHuge ? std::aligned_alloc(kHuge, (bytes + kHuge - 1) / kHuge * kHuge)
+                           : std::malloc(bytes);
+  if (!p) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+  if (bytes >= kHuge) madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+  std::memset(p, 0xff, bytes);
+  return p;
 }
 
 class IdTable {
@@ -94,17 +109,9 @@ private:
 
   size_t capacity() const { return slots_ ? mask_ + 1 : 0; }
 
-  // cap empty slots (every byte 0xff: id kNone).
+  // cap empty slots (id kNone).
   static Slots allocate(size_t cap) {
-    constexpr size_t kHuge = size_t{2} << 20;
-    const size_t bytes = cap * sizeof(Slot);
-    void *p = bytes >= kHuge ? std::aligned_alloc(kHuge, bytes) : std::malloc(bytes);
-    if (!p) throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-    if (bytes >= kHuge) madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-    std::memset(p, 0xff, bytes);
-    return Slots(static_cast<Slot *>(p));
+    return Slots(static_cast<Slot *>(allocate_table(cap * sizeof(Slot))));
   }
 
   void grow() {

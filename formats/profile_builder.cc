@@ -62,34 +62,28 @@ FrameId ProfileBuilder::frame(const Frame &f) {
 }
 
 namespace {
-uint64_t stack_hash(StackId parent, FrameId frame) {
-  return mix64((static_cast<uint64_t>(parent) << 32) | frame);
+// The id a node's child gets when it is made right after its parent: the first node of all for
+// a root.
+StackId next_to(StackId parent) {
+  return parent == kNoStack ? 0 : parent + 1;
 }
 } // namespace
 
 StackId ProfileBuilder::find_child(StackId parent, FrameId frame) const {
-  const StackId first = parent == kNoStack ? first_root_ : first_child_[parent];
-  if (first == kNoStack) return kNoStack;
+  const StackId next = next_to(parent);
   const std::vector<FrameId> &frames = p_->stack_frame;
-  if (frames[first] == frame) return first;
-  const std::vector<StackId> &parents = p_->stack_parent;
-  const uint32_t id = stack_ids_.find(stack_hash(parent, frame), [&](uint32_t id) {
-    return frames[id] == frame && parents[id] == parent;
-  });
-  return id == IdTable::kNone ? kNoStack : id;
+  if (next < frames.size() && frames[next] == frame && p_->stack_parent[next] == parent)
+    return next;
+  return later_children_.find(parent, frame);
 }
 
 StackId ProfileBuilder::add_child(StackId parent, FrameId frame) {
   const StackId id = static_cast<StackId>(p_->stack_frame.size());
-  StackId &first = parent == kNoStack ? first_root_ : first_child_[parent];
-  if (first == kNoStack)
-    first = id;
-  else
-    stack_ids_.add_new(stack_hash(parent, frame), id);
+  if (id != next_to(parent)) later_children_.add_new(parent, frame, id);
   p_->stack_parent.push_back(parent);
   p_->stack_frame.push_back(frame);
   p_->stack_depth.push_back(parent == kNoStack ? 1 : p_->stack_depth[parent] + 1);
-  first_child_.push_back(kNoStack);
+  built_++;
   return id;
 }
 
@@ -382,7 +376,7 @@ StackId ProfileBuilder::no_stack_root() {
   f.name = f.method = intern("[no stack]");
   const FrameId fr = frame(Frame{function(f), 0, -1, FrameKind::unknown});
   Profile &p = *p_;
-  if (first_child_.size() == p.stack_count()) return stack(kNoStack, fr);
+  if (built_ == p.stack_count()) return stack(kNoStack, fr);
   // A reader that deduplicated its own stacks: the root may exist without our knowing it.
   for (StackId s = 0; s < p.stack_count(); s++)
     if (p.stack_parent[s] == kNoStack && p.stack_frame[s] == fr) return s;
@@ -401,9 +395,8 @@ std::unique_ptr<Profile> ProfileBuilder::finish() {
   string_ids_.clear();
   function_ids_.clear();
   frame_ids_.clear();
-  stack_ids_.clear();
-  std::vector<StackId>().swap(first_child_);
-  first_root_ = kNoStack;
+  later_children_.clear();
+  built_ = 0;
   thread_ids_.clear();
   std::vector<FrameId>().swap(last_path_frames_);
   std::vector<StackId>().swap(last_path_nodes_);

@@ -1,11 +1,12 @@
 // ProfileBuilder: how readers make a Profile. Interns strings and deduplicates functions,
-// frames, stacks and threads with hash tables (IdTable: ids only, the keys are the profile's
-// own tables) that are dropped by finish(). Not thread-safe; a reader
-// that works in parallel builds one per chunk and merges with add_profile().
+// frames and threads with hash tables (IdTable: ids only, the keys are the profile's own
+// tables) and stacks as a tree (StackChildren) that are dropped by finish(). Not thread-safe; a
+// reader that works in parallel builds one per chunk and merges with add_profile().
 #pragma once
 
 #include "formats/id_table.h"
 #include "formats/profile.h"
+#include "formats/stack_children.h"
 
 #include <memory>
 #include <span>
@@ -93,13 +94,12 @@ private:
 
   std::unique_ptr<Profile> p_;
   IdTable string_ids_, function_ids_, frame_ids_, thread_ids_;
-  // The stack tree: a node's first child is found through first_child_ (first_root_ for the
-  // roots) and only its later children through stack_ids_. A new path below an existing node
-  // is a chain of first children with consecutive ids, so a deep tree of mostly distinct tails
-  // needs neither hashing nor a table entry per node, and walking a path reads memory in order.
-  std::vector<StackId> first_child_;
-  StackId first_root_ = kNoStack;
-  IdTable stack_ids_;
+  // The stack tree. A node made right after its parent (id parent + 1; id 0 for a root) is
+  // found there, and only the other nodes through later_children_. A new path below an
+  // existing node is a chain of such nodes, so a deep tree of mostly distinct tails needs a
+  // table entry per branch, not per node, and walking a path reads memory in order.
+  StackChildren later_children_;
+  size_t built_ = 0; // nodes made here (a reader may add stacks to the profile directly)
   // The path of the last stack built from frames, root first: its frames and their nodes.
   std::vector<FrameId> last_path_frames_;
   std::vector<StackId> last_path_nodes_;
