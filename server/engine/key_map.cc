@@ -2,6 +2,8 @@
 // Threading: Pure functions over immutable trees and weights; any thread.
 #include "server/engine/key_map.h"
 
+#include "server/engine/parallel.h"
+
 namespace hotlines {
 
 std::vector<int64_t> subtree_weights(const StackTree &tree, std::span<const int64_t> self) {
@@ -18,8 +20,10 @@ std::vector<int64_t> subtree_weights(const StackTree &tree, std::span<const int6
 // nodes that are not its ancestors. Preorder positions come from subtree sizes in two passes
 // over the nodes in id order, so nothing walks the tree by pointers and nothing recurses. The
 // positions are the costly part on a big tree, so every map's flags come from one set of them.
-std::vector<std::vector<uint8_t>> first_on_path(const StackTree &tree,
-                                                std::span<const KeyMap *const> maps) {
+// The passes after the positions split the nodes between the threads: each thread starts its
+// range of preorder positions from the path above its first one.
+std::vector<std::vector<uint8_t>>
+first_on_path(const StackTree &tree, std::span<const KeyMap *const> maps, unsigned threads) {
   const uint32_t n = static_cast<uint32_t>(tree.size());
   // Subtree sizes (children first), then positions: a node takes its parent's next free slot
   // and its children's slots start right after it. `next` holds sizes until a node is placed.
@@ -37,41 +41,58 @@ std::vector<std::vector<uint8_t>> first_on_path(const StackTree &tree,
   }
   // Frames and parent positions in preorder (the frames where the sizes were).
   std::vector<uint32_t> &frame = next, up(n);
-  for (uint32_t i = 0; i < n; i++) {
-    const uint32_t par = tree.parent(i);
-    frame[pos[i]] = tree.frame(i);
-    up[pos[i]] = par == kNoNode ? kNoNode : pos[par];
-  }
+  parallel_ranges(n, threads, [&](unsigned, size_t begin, size_t end) {
+    for (size_t i = begin; i < end; i++) {
+      const uint32_t par = tree.parent(static_cast<uint32_t>(i));
+      frame[pos[i]] = tree.frame(static_cast<uint32_t>(i));
+      up[pos[i]] = par == kNoNode ? kNoNode : pos[par];
+    }
+  });
   // One pass in preorder with the current path as a stack and, per map and key, its
   // occurrences on it.
   const size_t m = maps.size();
   std::vector<std::vector<uint8_t>> first_at(m, std::vector<uint8_t>(n, 0));
-  std::vector<std::vector<uint32_t>> active(m);
-  for (size_t k = 0; k < m; k++) active[k].assign(maps[k]->count, 0);
-  std::vector<uint32_t> path; // positions, root first
-  for (uint32_t j = 0; j < n; j++) {
-    while (!path.empty() && path.back() != up[j]) {
+  parallel_ranges(n, threads, [&](unsigned, size_t begin, size_t end) {
+    std::vector<std::vector<uint32_t>> active(m);
+    for (size_t k = 0; k < m; k++) active[k].assign(maps[k]->count, 0);
+    std::vector<uint32_t> path; // positions, root first
+    // Enters position j; its flags are set when `flag` (the path above `begin` is another
+    // range's).
+    auto enter = [&](uint32_t j, bool flag) {
       for (size_t k = 0; k < m; k++) {
-        const uint32_t key = maps[k]->of_frame[frame[path.back()]];
-        if (key != kNoKey) active[k][key]--;
+        const uint32_t key = maps[k]->of_frame[frame[j]];
+        if (key == kNoKey) continue;
+        if (flag) first_at[k][j] = active[k][key] == 0;
+        active[k][key]++;
       }
-      path.pop_back();
+      path.push_back(j);
+    };
+    std::vector<uint32_t> above; // leaf first
+    if (begin < n)
+      for (uint32_t a = up[begin]; a != kNoNode; a = up[a]) above.push_back(a);
+    for (size_t i = above.size(); i-- > 0;) enter(above[i], false);
+    for (size_t j = begin; j < end; j++) {
+      while (!path.empty() && path.back() != up[j]) {
+        for (size_t k = 0; k < m; k++) {
+          const uint32_t key = maps[k]->of_frame[frame[path.back()]];
+          if (key != kNoKey) active[k][key]--;
+        }
+        path.pop_back();
+      }
+      enter(static_cast<uint32_t>(j), true);
     }
-    for (size_t k = 0; k < m; k++) {
-      const uint32_t key = maps[k]->of_frame[frame[j]];
-      if (key != kNoKey) first_at[k][j] = active[k][key]++ == 0;
-    }
-    path.push_back(j);
-  }
+  });
   std::vector<std::vector<uint8_t>> first(m, std::vector<uint8_t>(n));
-  for (size_t k = 0; k < m; k++)
-    for (uint32_t i = 0; i < n; i++) first[k][i] = first_at[k][pos[i]];
+  parallel_ranges(n, threads, [&](unsigned, size_t begin, size_t end) {
+    for (size_t k = 0; k < m; k++)
+      for (size_t i = begin; i < end; i++) first[k][i] = first_at[k][pos[i]];
+  });
   return first;
 }
 
-std::vector<uint8_t> first_on_path(const StackTree &tree, const KeyMap &keys) {
+std::vector<uint8_t> first_on_path(const StackTree &tree, const KeyMap &keys, unsigned threads) {
   const KeyMap *maps[] = {&keys};
-  return std::move(first_on_path(tree, maps)[0]);
+  return std::move(first_on_path(tree, maps, threads)[0]);
 }
 
 bool hides_whole_keys(const std::vector<uint8_t> &hidden, const KeyMap &keys) {
@@ -101,9 +122,9 @@ std::vector<uint8_t> first_on_path_from_profile(const StackTree &tree, const Key
 }
 
 const FirstOnPath &first_on_path_once(std::once_flag &once, FirstOnPath &flags,
-                                      const StackTree &tree, const KeyMap &keys) {
+                                      const StackTree &tree, const KeyMap &keys, unsigned threads) {
   std::call_once(once, [&] {
-    flags = std::make_shared<const std::vector<uint8_t>>(first_on_path(tree, keys));
+    flags = std::make_shared<const std::vector<uint8_t>>(first_on_path(tree, keys, threads));
   });
   return flags;
 }

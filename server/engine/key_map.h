@@ -27,12 +27,13 @@ struct KeyMap {
 // Subtree weights: cum[n] = self[n] + sum of cum over n's children.
 std::vector<int64_t> subtree_weights(const StackTree &tree, std::span<const int64_t> self);
 
-// first[n] = 1 when the key of node n does not occur on the path above n (root side).
-std::vector<uint8_t> first_on_path(const StackTree &tree, const KeyMap &keys);
+// first[n] = 1 when the key of node n does not occur on the path above n (root side). On up
+// to `threads` threads (0: both cores; parallel_ranges).
+std::vector<uint8_t> first_on_path(const StackTree &tree, const KeyMap &keys, unsigned threads = 0);
 // The same for several maps at once, in their order: the tree's preorder, which costs more
 // than a map's flags, is computed once for all of them.
-std::vector<std::vector<uint8_t>> first_on_path(const StackTree &tree,
-                                                std::span<const KeyMap *const> maps);
+std::vector<std::vector<uint8_t>>
+first_on_path(const StackTree &tree, std::span<const KeyMap *const> maps, unsigned threads = 0);
 
 // True when every key's frames are all hidden or all shown (frames without a key aside).
 bool hides_whole_keys(const std::vector<uint8_t> &hidden_frame, const KeyMap &keys);
@@ -48,7 +49,8 @@ std::vector<uint8_t> first_on_path_from_profile(const StackTree &tree, const Key
 // tables of ProfileIndex); returns `flags`. Any thread.
 using FirstOnPath = std::shared_ptr<const std::vector<uint8_t>>;
 const FirstOnPath &first_on_path_once(std::once_flag &once, FirstOnPath &flags,
-                                      const StackTree &tree, const KeyMap &keys);
+                                      const StackTree &tree, const KeyMap &keys,
+                                      unsigned threads = 0);
 
 struct KeySums {
   std::vector<int64_t> self, total; // indexed by key

@@ -21,16 +21,16 @@ const FunctionKeys &ProfileIndex::functions(FunctionGrouping g) const {
 
 FirstOnPath ProfileIndex::first_functions(FunctionGrouping g) const {
   if (g == FunctionGrouping::name)
-    return first_on_path_once(once_name_, first_name_, *tree_, by_name_->map());
-  return first_on_path_once(once_fqn_, first_fqn_, *tree_, functions(g).map());
+    return first_on_path_once(once_name_, first_name_, *tree_, by_name_->map(), threads_);
+  return first_on_path_once(once_fqn_, first_fqn_, *tree_, functions(g).map(), threads_);
 }
 
 FirstOnPath ProfileIndex::first_lines() const {
-  return first_on_path_once(once_lines_, first_lines_, *tree_, lines_->lines());
+  return first_on_path_once(once_lines_, first_lines_, *tree_, lines_->lines(), threads_);
 }
 
 FirstOnPath ProfileIndex::first_files() const {
-  return first_on_path_once(once_files_, first_files_, *tree_, lines_->files());
+  return first_on_path_once(once_files_, first_files_, *tree_, lines_->files(), threads_);
 }
 
 const FunctionLineKeys &ProfileIndex::function_lines(FunctionGrouping g) const {
@@ -45,7 +45,7 @@ const FunctionLineKeys &ProfileIndex::function_lines(FunctionGrouping g) const {
 FirstOnPath ProfileIndex::first_function_lines(FunctionGrouping g) const {
   const size_t i = g == FunctionGrouping::fqn;
   return first_on_path_once(first_function_lines_once_[i], first_function_lines_[i], *tree_,
-                            function_lines(g).map);
+                            function_lines(g).map, threads_);
 }
 
 std::shared_ptr<const CalleeShape> ProfileIndex::callee_shape(bool lines) const {
@@ -157,7 +157,7 @@ std::shared_ptr<const ProfileIndex> ProfileIndex::build(std::shared_ptr<const Pr
   // value and by count, their line and file sums): the three maps' flags from one preorder
   // of the tree, then the views.
   const KeyMap *maps[] = {&idx->by_name_->map(), &idx->lines_->lines(), &idx->lines_->files()};
-  std::vector<std::vector<uint8_t>> firsts = first_on_path(*idx->tree_, maps);
+  std::vector<std::vector<uint8_t>> firsts = first_on_path(*idx->tree_, maps, threads);
   std::once_flag *once[] = {&idx->once_name_, &idx->once_lines_, &idx->once_files_};
   FirstOnPath *flags[] = {&idx->first_name_, &idx->first_lines_, &idx->first_files_};
   for (size_t m = 0; m < 3; m++)
