@@ -78,6 +78,33 @@ TEST(KeyMap, FirstOnPathMatchesANaiveWalkWithAndWithoutHiddenFrames) {
   EXPECT_FALSE(hides_whole_keys(c1_m1, *maps[2])); // C1.java's other methods are shown
 }
 
+// A tree big enough to be split between threads: each range of preorder positions starts
+// from the path above it, recursion included.
+TEST(KeyMap, FirstOnPathIsTheSameOnOneOrTwoThreads) {
+  std::mt19937 rng(11);
+  TestProfile t;
+  std::vector<FrameId> frames;
+  for (int c = 0; c < 4; c++)
+    for (int m = 0; m < 6; m++)
+      frames.push_back(t.java("p/C" + std::to_string(c), "m" + std::to_string(m), m + 1));
+  for (int i = 0; i < 60000; i++) {
+    std::vector<FrameId> root_first(1 + rng() % 14);
+    for (FrameId &f : root_first) f = frames[rng() % frames.size()];
+    t.sample("cpu", root_first);
+  }
+  auto idx = index_of(t);
+  ASSERT_GT(idx->tree()->size(), 200000u); // parallel_ranges splits from 100,000
+  const KeyMap *maps[] = {&idx->functions(FunctionGrouping::name).map(), &idx->lines().lines(),
+                          &idx->lines().files()};
+  const std::vector<std::vector<uint8_t>> one = first_on_path(*idx->tree(), maps, 1),
+                                          two = first_on_path(*idx->tree(), maps, 2);
+  for (int m = 0; m < 3; m++) {
+    const std::vector<uint8_t> want = naive_first(*idx->tree(), *maps[m]);
+    EXPECT_EQ(one[m], want) << "map " << m;
+    EXPECT_EQ(two[m], want) << "map " << m;
+  }
+}
+
 TEST(KeyMap, FirstOnPathOnAPathDeeperThanAnyRecursion) {
   TestProfile t;
   FrameId a = t.java("p/A", "a", 1), b = t.java("p/B", "b", 2);
