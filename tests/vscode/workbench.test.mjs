@@ -798,11 +798,13 @@ test('a Go profile recorded where the package lived elsewhere: the suggested rem
   const ann = await until(
     () => truth.request('hotlines/fileAnnotations', { textDocument: { uri: pathToFileURL(shopGo).href }, profileId: before.profileId }),
     (a) => a.lines.some((l) => l.heat > 0),
-    { tries: 120 }, // the server re-resolves on a worker; CI runs other tests beside this one
+    // The server indexes the workspace again and re-resolves every profile it has loaded on a
+    // worker: 30 s was not enough once on CI with other tests running beside this one.
+    { tries: 480 },
   );
   const shown = ann.lines.filter((l) => l.heat > 0);
   assert.ok(shown.length > 0, 'with the remap the server annotates shop.go');
-  await page.locator('.statusbar-item', { hasText: /moved\.pprof · cpu · [1-9]\d*% resolved/ }).first().waitFor({ timeout: 30000 });
+  await page.locator('.statusbar-item', { hasText: /moved\.pprof · cpu · [1-9]\d*% resolved/ }).first().waitFor({ timeout: 120000 });
   await runCommand('View: Close All Editors');
   await quickOpen('go-shop/internal/shop/shop.go');
   await page.locator('.tabs-container .tab.active', { hasText: /^shop\.go/ }).waitFor({ timeout: 20000 });
