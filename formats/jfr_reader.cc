@@ -234,6 +234,23 @@ struct JfrRead {
   std::condition_variable cv;
   size_t resolved = 0;
   std::mutex bytes_mu; // held while a chunk's bytes are acquired in pass 2
+  // The buffers of merged slices, for the next slices to take (a fresh buffer costs a page
+  // fault and a zeroing per page): at most one set per worker, freed after the last slice.
+  // Guarded by spare_mu.
+  std::mutex spare_mu;
+  std::vector<JfrRawStacks> spare_stacks;
+  std::vector<std::vector<JfrEventColumns>> spare_columns;
+  template <class T> T take_spare(std::vector<T> &from) {
+    std::lock_guard<std::mutex> lock(spare_mu);
+    if (from.empty()) return T();
+    T t = std::move(from.back());
+    from.pop_back();
+    return t;
+  }
+  template <class T> void give_spare(std::vector<T> &to, T &&t) {
+    std::lock_guard<std::mutex> lock(spare_mu);
+    if (to.size() < threads) to.push_back(std::move(t));
+  }
   std::vector<std::string> producers;
   int64_t period = 0;
   size_t done_bytes = 0;
@@ -415,21 +432,26 @@ void JfrRead::read_slice(size_t k) {
   SliceWork &sw = slices[k];
   ChunkWork &c = chunks[sw.chunk];
   JfrSliceRefs refs;
-  JfrRawStacks raw;
+  JfrRawStacks raw = take_spare(spare_stacks);
   bool decoded = false;
   try {
     if (chunk_bytes(sw.chunk, &refs.error)) {
+      sw.raw = take_spare(spare_columns);
       sw.raw.resize(events.size());
       for (size_t e = 0; e < events.size(); e++) {
         JfrEventColumns &raw = sw.raw[e];
         const size_t cap = sw.ranges[e].capacity;
-        raw.stack.resize(cap);
-        if (options.sample_threads) raw.thread.resize(cap);
-        if (options.sample_times) raw.time.resize(cap);
-        if (events[e].count) raw.count.resize(cap);
-        if (events[e].value) raw.value.resize(cap);
-        if (events[e].state) raw.state.resize(cap);
-        if (events[e].sources.size() > 1) raw.source.resize(cap);
+        // Filled with defaults, or empty when the event has no such column.
+        const auto fit = [cap](auto &column, bool used) {
+          column.assign(used ? cap : 0, {});
+        };
+        fit(raw.stack, true);
+        fit(raw.thread, options.sample_threads);
+        fit(raw.time, options.sample_times);
+        fit(raw.count, events[e].count);
+        fit(raw.value, events[e].value);
+        fit(raw.state, events[e].state);
+        fit(raw.source, events[e].sources.size() > 1);
         sw.ranges[e].columns = &raw;
       }
       decoded = c.reader->decode(sw.index, sw.ranges, &refs);
@@ -471,6 +493,7 @@ void JfrRead::read_slice(size_t k) {
       c.error_offset = static_cast<int64_t>(list.chunks[sw.chunk].offset);
     }
   }
+  give_spare(spare_stacks, std::move(raw));
   lock.lock();
   resolved++;
   lock.unlock();
@@ -574,7 +597,13 @@ bool JfrRead::merge_slice(size_t k) {
       append_samples(raw, n, events[e]);
     }
   }
-  std::vector<JfrEventColumns>().swap(sw.raw);
+  give_spare(spare_columns, std::move(sw.raw));
+  sw.raw = {};
+  if (k + 1 == slices.size()) {
+    std::lock_guard<std::mutex> lock(spare_mu);
+    spare_stacks = {};
+    spare_columns = {};
+  }
   if (sw.index + 1 < c.info.slices.size()) return true;
   c.reader.reset();
   c.claims.reset();
