@@ -1,0 +1,88 @@
+// SlotArray: the slots of an open-addressing hash table (IdTable, StackChildren): a power of
+// two of them, every one empty (its `id` UINT32_MAX) when made, on transparent huge pages when
+// large (allocate_table), and the shift that takes a HashBits-bit hash's top bits to the slot
+// where its probe starts. The table keeps its count and does its own probing; grow() hands each
+// occupied slot back to the table to place again. Also here: mix64, the hash those tables'
+// callers use. Not thread-safe.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <sys/mman.h>
+
+namespace hotlines {
+
+// A 64-bit mix of a 64-bit key (the murmur3 finalizer): every input bit moves every output bit.
+inline uint64_t mix64(uint64_t k) {
+  k ^= k >> 33;
+  k *= 0xff51afd7ed558ccdull;
+  k ^= k >> 33;
+  k *= 0xc4ceb9fe1a85ec53ull;
+  k ^= k >> 33;
+  return k;
+}
+
+// `bytes` of memory with every byte 0xff (the empty slots of an open-addressing table), on
+// transparent huge pages when large: probes land at random, and with 4 KiB pages nearly every
+// probe of a table of millions of entries also misses the TLB. Freed with std::free. Throws
+// std::bad_alloc.
+inline void *allocate_table(size_t bytes) {
+  constexpr size_t kHuge = size_t{2} << 20;
+  void *p = bytes >= kHuge ? std::aligned_alloc(kHuge, (bytes + kHuge - 1) / kHuge * kHuge)
+                           : std::malloc(bytes);
+  if (!p) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+  if (bytes >= kHuge) madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+  std::memset(p, 0xff, bytes);
+  return p;
+}
+
+template <class Slot, int HashBits> class SlotArray {
+public:
+  static constexpr uint32_t kNone = UINT32_MAX; // the id of an empty slot
+
+  size_t capacity() const { return slots_ ? mask_ + 1 : 0; }
+  size_t mask() const { return mask_; }
+  // Where the probe for `hash` starts.
+  size_t home(uint64_t hash) const { return static_cast<size_t>(hash >> shift_); }
+  Slot &operator[](size_t i) { return slots_[i]; }
+  const Slot &operator[](size_t i) const { return slots_[i]; }
+
+  // Whether n entries would fill more than 3/4 of the slots.
+  bool full_at(size_t n) const { return n * 4 > capacity() * 3; }
+
+  // Twice the slots (64 at first), all empty; `place(slot)` is called for each occupied old one.
+  template <class Place> void grow(Place place) {
+    const size_t old_cap = capacity(), cap = old_cap ? old_cap * 2 : 64;
+    Slots old = std::move(slots_);
+    slots_ = Slots(static_cast<Slot *>(allocate_table(cap * sizeof(Slot))));
+    mask_ = cap - 1;
+    shift_ = HashBits;
+    for (size_t c = cap; c > 1; c >>= 1) shift_--;
+    for (size_t j = 0; j < old_cap; j++)
+      if (old[j].id != kNone) place(old[j]);
+  }
+
+  void clear() {
+    slots_.reset();
+    mask_ = 0;
+    shift_ = HashBits;
+  }
+
+private:
+  struct Free {
+    void operator()(Slot *p) const { std::free(p); }
+  };
+  using Slots = std::unique_ptr<Slot[], Free>;
+
+  Slots slots_;
+  size_t mask_ = 0;
+  int shift_ = HashBits;
+};
+
+} // namespace hotlines
