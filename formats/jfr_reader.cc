@@ -182,6 +182,8 @@ struct JfrRead {
     recording_span(list, &start, &end);
     threads = options.threads ? options.threads : std::thread::hardware_concurrency();
     threads = std::max(threads, 1u);
+    spare_stacks.reserve(threads); // give_spare() never allocates
+    spare_columns.reserve(threads);
   }
 
   // Pass 1, on a worker: what chunk i holds.
