@@ -23,7 +23,7 @@ public:
   template <class Same> uint32_t find(uint64_t hash, Same same) const {
     if (slots_.capacity() == 0) return kNone;
     const uint32_t h = static_cast<uint32_t>(hash >> 32);
-    for (size_t i = slots_.home(h);; i = (i + 1) & slots_.mask()) {
+    for (size_t i = slots_.home(h);; i = slots_.next(i)) {
       const Slot &s = slots_[i];
       if (s.id == kNone) return kNone;
       if (s.hash == h && same(s.id)) return s.id;
@@ -35,7 +35,7 @@ public:
   template <class Same> std::pair<uint32_t, bool> insert(uint64_t hash, uint32_t id, Same same) {
     if (slots_.full_at(size_ + 1)) grow();
     const uint32_t h = static_cast<uint32_t>(hash >> 32);
-    for (size_t i = slots_.home(h);; i = (i + 1) & slots_.mask()) {
+    for (size_t i = slots_.home(h);; i = slots_.next(i)) {
       Slot &s = slots_[i];
       if (s.id == kNone) {
         s = Slot{id, h};
@@ -69,11 +69,7 @@ private:
     uint32_t hash; // the key's hash's top 32 bits
   };
 
-  void put(const Slot &s) {
-    size_t i = slots_.home(s.hash);
-    while (slots_[i].id != kNone) i = (i + 1) & slots_.mask();
-    slots_[i] = s;
-  }
+  void put(const Slot &s) { slots_[slots_.free_slot(slots_.home(s.hash))] = s; }
   void grow() {
     slots_.grow([this](const Slot &s) { put(s); });
   }

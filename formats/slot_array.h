@@ -47,11 +47,19 @@ public:
   static constexpr uint32_t kNone = UINT32_MAX; // the id of an empty slot
 
   size_t capacity() const { return slots_ ? mask_ + 1 : 0; }
-  size_t mask() const { return mask_; }
   // Where the probe for `hash` starts.
   size_t home(uint64_t hash) const { return static_cast<size_t>(hash >> shift_); }
   Slot &operator[](size_t i) { return slots_[i]; }
   const Slot &operator[](size_t i) const { return slots_[i]; }
+
+  // The slot after i, wrapping round (the linear probe's step).
+  size_t next(size_t i) const { return (i + 1) & mask_; }
+  // The first empty slot from `i` on, wrapping round (there is one: the table is at most 3/4
+  // full).
+  size_t free_slot(size_t i) const {
+    while (slots_[i].id != kNone) i = next(i);
+    return i;
+  }
 
   // Whether n entries would fill more than 3/4 of the slots.
   bool full_at(size_t n) const { return n * 4 > capacity() * 3; }

@@ -23,7 +23,7 @@ public:
   // The id of the child (parent, frame), or kNone.
   uint32_t find(uint32_t parent, uint32_t frame) const {
     if (slots_.capacity() == 0) return kNone;
-    for (size_t i = home(parent, frame);; i = (i + 1) & slots_.mask()) {
+    for (size_t i = home(parent, frame);; i = slots_.next(i)) {
       const Slot &s = slots_[i];
       if (s.id == kNone) return kNone;
       if (s.parent == parent && s.frame == frame) return s.id;
@@ -51,11 +51,7 @@ private:
   size_t home(uint32_t parent, uint32_t frame) const {
     return slots_.home(mix64((static_cast<uint64_t>(parent) << 32) | frame));
   }
-  void put(const Slot &s) {
-    size_t i = home(s.parent, s.frame);
-    while (slots_[i].id != kNone) i = (i + 1) & slots_.mask();
-    slots_[i] = s;
-  }
+  void put(const Slot &s) { slots_[slots_.free_slot(home(s.parent, s.frame))] = s; }
 
   SlotArray<Slot, 64> slots_;
   size_t size_ = 0;
