@@ -23,6 +23,10 @@ public:
     }
   }
   V *find(uint64_t key) { return const_cast<V *>(static_cast<const JfrIdMap *>(this)->find(key)); }
+  // Asks the CPU to load the slot where find(key) starts, for a find a little later.
+  void prefetch(uint64_t key) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[hash(key)]);
+  }
 
   // Inserts when absent; returns the value stored for key and whether it was inserted.
   std::pair<V *, bool> insert(uint64_t key, const V &value) {

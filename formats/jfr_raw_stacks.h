@@ -95,6 +95,7 @@ struct JfrRawStacks {
     uint32_t begin = kUnread, end = 0;
   };
   std::vector<Span> stacks;
+  std::vector<size_t> offsets; // read_raw_stacks()'s scratch: each stack's pool entry
 };
 
 // What read_raw_stacks() reads from: one chunk's bytes, its first byte after the header, and
