@@ -1,9 +1,9 @@
 // SlotArray: the slots of an open-addressing hash table (IdTable, StackChildren): a power of
 // two of them, every one empty (its `id` UINT32_MAX) when made, on transparent huge pages when
 // large (allocate_table), and the shift that takes a HashBits-bit hash's top bits to the slot
-// where its probe starts. The table keeps its count and does its own probing; grow() hands each
-// occupied slot back to the table to place again. Also here: mix64, the hash those tables'
-// callers use. Not thread-safe.
+// where its probe starts. The table keeps its count and compares its own keys along the linear
+// probe (next(), free_slot()); grow() hands each occupied slot back to the table to place again.
+// Also here: mix64, the hash those tables' callers use. Not thread-safe.
 #pragma once
 
 #include <cstddef>
