@@ -23,18 +23,23 @@ public:
 
   // Offset of the value of entry `key` in the pool of class `cls`, or 0 when there is none.
   size_t find(int cls, uint64_t key) const {
-    if (cls < 0 || static_cast<size_t>(cls) >= pools_.size()) return 0;
-    const size_t *at = pools_[cls].find(key);
+    const JfrIdMap<size_t> *p = pool(cls);
+    const size_t *at = p ? p->find(key) : nullptr;
     return at ? *at : 0;
   }
   // Asks the CPU to load where find(cls, key) looks, for a find a little later.
   void prefetch(int cls, uint64_t key) const {
-    if (cls >= 0 && static_cast<size_t>(cls) < pools_.size()) pools_[cls].prefetch(key);
+    if (const JfrIdMap<size_t> *p = pool(cls)) p->prefetch(key);
   }
   size_t entries() const { return entries_; }
   size_t checkpoints() const { return checkpoints_; }
 
 private:
+  // The pool of class `cls`, or nullptr when there is no such class.
+  const JfrIdMap<size_t> *pool(int cls) const {
+    return cls >= 0 && static_cast<size_t>(cls) < pools_.size() ? &pools_[cls] : nullptr;
+  }
+
   std::vector<JfrIdMap<size_t>> pools_; // by class index
   size_t entries_ = 0;
   size_t checkpoints_ = 0;
