@@ -107,6 +107,8 @@ struct Handler {
   int cls = -1;
   const JfrEventRule *rule = nullptr;
   std::vector<Op> ops;
+  bool all_varint = false;                             // every op is skip_varint or read_varint
+  uint32_t varint_mask = 0;                            // then: the slots they read
   int ref_type[kSlots] = {-1, -1, -1, -1, -1, -1, -1}; // pool class of reference slots
   TimeUnit time_unit = TimeUnit::ticks;
   TimeUnit duration_unit = TimeUnit::raw;
@@ -282,6 +284,12 @@ struct JfrChunkReader::Impl {
                      (op.code == JfrDecoder::kLong || op.code == JfrDecoder::kRef))
               op.fast = Op::read_varint;
           }
+        h.all_varint = true;
+        h.varint_mask = 0;
+        for (const Op &op : h.ops) {
+          if (op.fast == Op::generic) h.all_varint = false;
+          if (op.fast == Op::read_varint) h.varint_mask |= 1u << op.slot;
+        }
       } else if (cls.name == "jdk.ActiveSetting") {
         h.kind = Handler::active_setting;
         h.f_name = md->field(h.cls, "name");
@@ -352,15 +360,28 @@ struct JfrChunkReader::Impl {
     }
   }
 
-  // Decodes the fields of a sample event into v[slot]; returns the slots found as a mask.
   // Decodes the fields of a sample event in [p, ev_end) into v[slot] and returns the slots
   // found as a mask, or sets *bad_at to where the event is corrupt. Integer fields are decoded
   // on the raw pointer (bounded by the chunk end, checked against the event end afterwards);
-  // the rare other kinds go through JfrInput.
+  // the rare other kinds go through JfrInput. A type whose ops are all varints (every JDK and
+  // async-profiler sample type) takes a tight loop whose mask is fixed per type.
   uint32_t decode(const Handler &h, const uint8_t *p, const uint8_t *ev_end, int64_t *v,
                   int64_t *bad_at) const {
     const uint8_t *const base = reinterpret_cast<const uint8_t *>(data.data());
     const uint8_t *const cend = base + chunk.end();
+    if (h.all_varint) {
+      for (const Op &op : h.ops) {
+        uint64_t x = 0;
+        p = op.fast == Op::skip_varint ? jfr_skip_varint(p, cend) : jfr_varint(p, cend, &x);
+        if (!p) break;
+        if (op.fast == Op::read_varint) v[op.slot] = static_cast<int64_t>(x);
+      }
+      if (!p || p > ev_end) {
+        *bad_at = static_cast<int64_t>(ev_end - base);
+        return 0;
+      }
+      return h.varint_mask;
+    }
     uint32_t present = 0;
     for (const Op &op : h.ops) {
       if (op.fast == Op::skip_varint) {
