@@ -197,8 +197,7 @@ std::string_view period_unit(std::string_view event) {
 
 class PerfScriptParser {
 public:
-  PerfScriptParser(const LoadOptions &options, DwarfLines *lines)
-      : options_(options), lines_(lines) {}
+  explicit PerfScriptParser(DwarfLines *lines) : lines_(lines) {}
 
   LoadResult parse(LineIterator &lines, bool streamed) {
     // A streamed text's progress: how far its samples' times are between the first and the
@@ -472,7 +471,6 @@ private:
     b_.warn("no source lines for " + list + std::string(why));
   }
 
-  const LoadOptions &options_;
   DwarfLines *lines_;
   ProfileBuilder b_;
   std::vector<Token> tokens_;
@@ -522,12 +520,12 @@ bool looks_like_perf_script(std::string_view data) {
 
 LoadResult read_perf_script(std::string_view text, const LoadOptions &options, DwarfLines *lines) {
   LineIterator it(text, options);
-  PerfScriptParser parser(options, lines);
+  PerfScriptParser parser(lines);
   return parser.parse(it, false);
 }
 
 LoadResult read_perf_script(LineIterator &text, const LoadOptions &options, DwarfLines *lines) {
-  PerfScriptParser parser(options, lines);
+  PerfScriptParser parser(lines);
   return parser.parse(text, true);
 }
 

@@ -144,7 +144,7 @@ std::string SourceMap::add_map(const JsonDoc &doc, uint32_t object, std::string_
   if (m == JsonDoc::npos || doc.type(m) != JsonType::string)
     return where + "mappings: expected a string";
   const std::string mappings = doc.string(m);
-  int64_t source = 0, line = 0, column = 0, name = 0;
+  int64_t source = 0, line = 0, column = 0;      // a segment's 5th number, a name, is not used
   int64_t gen_line = origin.line, previous = -1; // the line's last generated column
   for (size_t pos = 0; pos <= mappings.size();) {
     if (pos == mappings.size() || mappings[pos] == ';') {
@@ -178,7 +178,6 @@ std::string SourceMap::add_map(const JsonDoc &doc, uint32_t object, std::string_
     Segment seg{static_cast<int32_t>(gen), -1, 0, 0};
     if (count >= 4) {
       source += fields[1], line += fields[2], column += fields[3];
-      if (count == 5) name += fields[4];
       if (source < 0 || first_source + source >= static_cast<int64_t>(sources_.size()))
         return bad("a source index out of range");
       if (line < 0 || line > INT32_MAX || column < 0 || column > INT32_MAX)

@@ -43,7 +43,7 @@ ProfileSummary summarize(const LoadedProfile &lp) {
 
 void LspServer::on_load_profile(const LoadProfileParams &p, Reply reply) {
   load_profile(resolve_workspace_path(p.path), p.work_done_token, reply.cancel_flag(),
-               [this, reply](const LoadedProfile *lp, const Failure *failure) {
+               [reply](const LoadedProfile *lp, const Failure *failure) {
                  if (failure) return reply.fail(*failure);
                  reply(to_json(summarize(*lp)));
                });
