@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (tests/fuzz/*_fuzzer.cc) with clang + ASan + UBSan and runs each
-# for SECONDS over a corpus seeded from its .seeds globs (relative to the repository root).
+# Builds the libFuzzer targets (tests/fuzz/*_fuzzer.cc) in build-fuzz (-DHOTLINES_FUZZ=ON: clang,
+# ASan + UBSan; .ci/run builds and tests the whole suite there first) and runs each for SECONDS
+# over a corpus seeded from its .seeds globs (relative to the repository root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 dir=build-fuzz
 ls tests/fuzz/*_fuzzer.cc >/dev/null 2>&1 || { echo "no fuzzers"; exit 0; }
-CC=clang CXX=clang++ cmake -S . -B $dir -G Ninja -DHOTLINES_FUZZ=ON -DHOTLINES_TESTS=ON \
-  -DHOTLINES_BENCH=OFF -DHOTLINES_SANITIZE=address,undefined >/dev/null
+CC=clang CXX=clang++ cmake -S . -B $dir -G Ninja -DHOTLINES_FUZZ=ON >/dev/null
 for src in tests/fuzz/*_fuzzer.cc; do
   name=$(basename "$src" .cc)
   cmake --build $dir --target "$name" -j"$(nproc)"
