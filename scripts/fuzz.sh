@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 dir=build-fuzz
 ls tests/fuzz/*_fuzzer.cc >/dev/null 2>&1 || { echo "no fuzzers"; exit 0; }
-CC=clang CXX=clang++ cmake -S . -B $dir -G Ninja -DHOTLINES_FUZZ=ON >/dev/null
+cmake -S . -B $dir -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DHOTLINES_FUZZ=ON >/dev/null
 for src in tests/fuzz/*_fuzzer.cc; do
   name=$(basename "$src" .cc)
   cmake --build $dir --target "$name" -j"$(nproc)"
