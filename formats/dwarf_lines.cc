@@ -1,7 +1,8 @@
 // DWARF source lines (see dwarf_lines.h). A file is reported to libdwfl as an offline module
-// (its module addresses are its virtual addresses plus the module's bias); lines come from
-// dwfl_module_getsrc, inlined functions from a per-compile-unit index of the address ranges of
-// DW_TAG_subprogram and DW_TAG_inlined_subroutine DIEs with each one's enclosing DIE.
+// (its module addresses are its virtual addresses plus the module's bias); an address's compile
+// unit comes from .debug_aranges or, where the file has none, from the units' own ranges; its
+// line from the unit's line table, inlined functions from a per-compile-unit index of the address
+// ranges of DW_TAG_subprogram and DW_TAG_inlined_subroutine DIEs with each one's enclosing DIE.
 #include "formats/dwarf_lines.h"
 
 #include "formats/native_names.h"
@@ -100,6 +101,37 @@ struct DwarfLines::Module {
   bool has_dwarf = false;
   bool rebuilt = false; // not the binary recorded, nor a copy of it: not read
   std::unordered_map<Dwarf_Off, CuIndex> cus;
+  // The compile units by their address ranges (module addresses), for files without
+  // .debug_aranges (clang's by default), where libdw 0.188 finds no unit.
+  struct CuRange {
+    Dwarf_Addr lo, hi;
+    Dwarf_Die *cu;
+    Dwarf_Addr bias;
+  };
+  std::vector<CuRange> cu_ranges;
+  bool cu_ranges_read = false;
+
+  // The compile unit holding module address `addr`, and its bias; null when none.
+  Dwarf_Die *cu_at(Dwarf_Addr addr, Dwarf_Addr *cu_bias) {
+    if (Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, cu_bias)) return cu;
+    if (!cu_ranges_read) {
+      cu_ranges_read = true;
+      Dwarf_Addr b = 0;
+      for (Dwarf_Die *cu = nullptr; (cu = dwfl_module_nextcu(mod, cu, &b)) != nullptr;) {
+        Dwarf_Addr base, lo, hi;
+        ptrdiff_t off = 0;
+        while ((off = dwarf_ranges(cu, off, &base, &lo, &hi)) > 0 && cu_ranges.size() < (1u << 24))
+          if (hi > lo) cu_ranges.push_back({lo + b, hi + b, cu, b});
+      }
+      std::sort(cu_ranges.begin(), cu_ranges.end(),
+                [](const CuRange &x, const CuRange &y) { return x.lo < y.lo; });
+    }
+    auto r = std::upper_bound(cu_ranges.begin(), cu_ranges.end(), addr,
+                              [](Dwarf_Addr v, const CuRange &c) { return v < c.lo; });
+    if (r == cu_ranges.begin() || addr >= (--r)->hi) return nullptr;
+    *cu_bias = r->bias;
+    return r->cu;
+  }
 
   ~Module() {
     if (dwfl) dwfl_end(dwfl);
@@ -135,20 +167,19 @@ std::vector<SourceFrame> DwarfLines::lookup(const std::string &path, uint64_t ad
   Module *m = module(path);
   if (!m->has_dwarf) return out;
   const Dwarf_Addr addr = address + m->bias;
-  Dwfl_Line *line = dwfl_module_getsrc(m->mod, addr);
   Dwarf_Addr cu_bias = 0;
-  Dwarf_Die *cu = dwfl_module_addrdie(m->mod, addr, &cu_bias);
-  if (!line || !cu) return out;
+  Dwarf_Die *cu = m->cu_at(addr, &cu_bias);
+  const Dwarf_Addr a = addr - cu_bias;
+  Dwarf_Line *line = cu ? dwarf_getsrc_die(cu, a) : nullptr;
+  if (!line) return out;
   SourceFrame leaf;
   int lineno = 0;
-  if (const char *file = dwfl_lineinfo(line, nullptr, &lineno, nullptr, nullptr, nullptr))
-    leaf.file = file;
-  leaf.line = lineno;
+  if (const char *file = dwarf_linesrc(line, nullptr, nullptr)) leaf.file = file;
+  if (dwarf_lineno(line, &lineno) == 0) leaf.line = lineno;
 
   auto [it, fresh] = m->cus.try_emplace(dwarf_dieoffset(cu));
   if (fresh) it->second = index_cu(cu);
   const CuIndex &ix = it->second;
-  const Dwarf_Addr a = addr - cu_bias;
   // The innermost scope holding `a`: the last range starting at or before it that holds it.
   auto r = std::upper_bound(ix.ranges.begin(), ix.ranges.end(), a,
                             [](Dwarf_Addr v, const ScopeRange &s) { return v < s.lo; });

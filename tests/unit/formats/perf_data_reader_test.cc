@@ -1,7 +1,8 @@
 // The perf.data reader around `perf script`: a real recording (perf record of a shell loop)
 // loads, also gzipped (inflated to a temporary file for perf), and equals the text perf script
 // prints for it; a file perf cannot read fails with perf's own message; a cancelled load stops;
-// a binary rebuilt after the recording gives its lines from perf's build-id cache, or none.
+// a binary rebuilt after the recording gives its lines from perf's build-id cache, or none; one
+// without .debug_aranges gives its lines.
 #include "formats/loader.h"
 #include "formats/perf_data_reader.h"
 #include "formats/perf_script_reader.h"
@@ -102,20 +103,44 @@ int32_t hottest(const std::map<int32_t, int64_t> &lines) {
   return best;
 }
 
+// spin's loop is line 5.
+const std::string program =
+    "#include <cstdio>\n"
+    "__attribute__((noinline)) double spin(long n) {\n"
+    "  double s = 0;\n"
+    "  for (long i = 0; i < n; i++)\n"
+    "    s += static_cast<double>(i) * 0.5 / (static_cast<double>(i) + 1.5);\n"
+    "  return s;\n"
+    "}\n"
+    "int main() { std::printf(\"%f\\n\", spin(100000000)); }\n";
+
 } // namespace
 
-// spin's loop is line 5 of hot.cc; the rebuilt hot.cc has three lines more at the top (its loop
-// on line 8). Recorded with perf's build-id cache in cache/ and without one.
+// A binary without .debug_aranges (clang's by default; here GCC's with the section
+// removed) has its lines: its compile units are found by their own ranges.
+TEST_F(PerfData, LinesWithoutDebugAranges) {
+  { std::ofstream(dir_ + "/hot.cc") << program; }
+  int status = 0;
+  std::string out = run_command(
+      "cd " + dir_ +
+          " && g++ -g -O1 -fno-omit-frame-pointer hot.cc -o hot 2>&1"
+          " && objcopy --remove-section=.debug_aranges hot 2>&1"
+          " && readelf -S hot | grep -c debug_aranges;"
+          " perf record -q --no-buildid-cache -e cpu-clock -F 2000 -g -o perf.data ./hot 2>&1 "
+          ">/dev/null",
+      &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_EQ(out, "0\n"); // no .debug_aranges left
+  LoadResult r = load_profile_file(dir_ + "/perf.data");
+  ASSERT_TRUE(r.ok()) << r.describe();
+  std::map<int32_t, int64_t> lines = leaf_lines(*r.profile, dir_ + "/hot.cc");
+  EXPECT_EQ(hottest(lines), 5);
+  EXPECT_GT(lines[5], 100);
+}
+
+// hot.cc rebuilt has three lines more at the top (its loop on line 8). Recorded with perf's
+// build-id cache in cache/ and without one.
 TEST_F(PerfData, RebuiltBinaryLinesComeFromTheBuildIdCacheOrNone) {
-  const std::string program =
-      "#include <cstdio>\n"
-      "__attribute__((noinline)) double spin(long n) {\n"
-      "  double s = 0;\n"
-      "  for (long i = 0; i < n; i++)\n"
-      "    s += static_cast<double>(i) * 0.5 / (static_cast<double>(i) + 1.5);\n"
-      "  return s;\n"
-      "}\n"
-      "int main() { std::printf(\"%f\\n\", spin(100000000)); }\n";
   { std::ofstream(dir_ + "/hot.cc") << program; }
   int status = 0;
   std::string out = run_command(
