@@ -113,6 +113,8 @@ const std::string program =
     "  return s;\n"
     "}\n"
     "int main() { std::printf(\"%f\\n\", spin(100000000)); }\n";
+// Builds hot.cc into hot (in the current directory).
+const std::string build_hot = "g++ -g -O1 -fno-omit-frame-pointer hot.cc -o hot 2>&1";
 
 } // namespace
 
@@ -122,8 +124,7 @@ TEST_F(PerfData, LinesWithoutDebugAranges) {
   { std::ofstream(dir_ + "/hot.cc") << program; }
   int status = 0;
   std::string out = run_command(
-      "cd " + dir_ +
-          " && g++ -g -O1 -fno-omit-frame-pointer hot.cc -o hot 2>&1"
+      "cd " + dir_ + " && " + build_hot +
           " && objcopy --remove-section=.debug_aranges hot 2>&1"
           " && readelf -S hot | grep -c debug_aranges;"
           " perf record -q --no-buildid-cache -e cpu-clock -F 2000 -g -o perf.data ./hot 2>&1 "
@@ -144,10 +145,7 @@ TEST_F(PerfData, RebuiltBinaryLinesComeFromTheBuildIdCacheOrNone) {
   { std::ofstream(dir_ + "/hot.cc") << program; }
   int status = 0;
   std::string out = run_command(
-      "cd " + dir_ +
-          " && g++ -g -O1 -fno-omit-frame-pointer hot.cc -o hot 2>&1"
-          " && perf --buildid-dir " +
-          dir_ +
+      "cd " + dir_ + " && " + build_hot + " && perf --buildid-dir " + dir_ +
           "/cache record -q -e cpu-clock -F 2000 -g -o "
           "cached.data ./hot 2>&1 >/dev/null"
           " && perf record -q --no-buildid-cache -e cpu-clock -F 2000 -g -o uncached.data ./hot "
@@ -161,8 +159,7 @@ TEST_F(PerfData, RebuiltBinaryLinesComeFromTheBuildIdCacheOrNone) {
   EXPECT_EQ(hottest(leaf_lines(*before.profile, hot_cc)), 5);
 
   { std::ofstream(dir_ + "/hot.cc") << "\n\n\n" << program; }
-  out = run_command("cd " + dir_ + " && g++ -g -O1 -fno-omit-frame-pointer hot.cc -o hot 2>&1",
-                    &status);
+  out = run_command("cd " + dir_ + " && " + build_hot, &status);
   ASSERT_EQ(status, 0) << out;
   // The cached copy: the recorded lines, line for line what they were before the rebuild.
   LoadResult cached = load_profile_file(dir_ + "/cached.data");
