@@ -138,6 +138,9 @@ struct ChunkWork {
   std::string error;
   int64_t error_offset = -1;
   JfrSource::Held bytes; // while the chunk is surveyed, and from its first slice to its last
+  // Held while the bytes are acquired in pass 2, which may wait for other chunks' release: one
+  // per chunk, so that the slices of a chunk already held go on meanwhile.
+  std::unique_ptr<std::mutex> bytes_mu = std::make_unique<std::mutex>();
   std::unique_ptr<JfrChunkReader> reader;
   // The stack traces each slice reads ahead, from its first slice to its last.
   std::unique_ptr<JfrStackClaims> claims = std::make_unique<JfrStackClaims>();
@@ -235,7 +238,6 @@ struct JfrRead {
   std::mutex mu;
   std::condition_variable cv;
   size_t resolved = 0;
-  std::mutex bytes_mu; // held while a chunk's bytes are acquired in pass 2
   // The buffers of merged slices, for the next slices to take (a fresh buffer costs a page
   // fault and a zeroing per page): at most one set per worker, freed after the last slice.
   // Guarded by spare_mu.
@@ -278,6 +280,7 @@ void JfrRead::survey_chunk(size_t i) {
   } catch (const std::exception &e) { // out of memory
     chunks[i].error = std::string("cannot read JFR chunk: ") + e.what();
     chunks[i].error_offset = static_cast<int64_t>(list.chunks[i].offset);
+    if (chunks[i].bytes.held()) source.release(list.chunks[i], &chunks[i].bytes, false);
   }
 }
 
@@ -422,8 +425,8 @@ void JfrRead::plan_ranges() {
 }
 
 bool JfrRead::chunk_bytes(size_t i, std::string *error) {
-  std::lock_guard<std::mutex> lock(bytes_mu);
   ChunkWork &c = chunks[i];
+  std::lock_guard<std::mutex> lock(*c.bytes_mu);
   if (c.bytes.held()) return true;
   if (!source.acquire(list.chunks[i], &c.bytes, error)) return false;
   c.reader->attach(c.bytes.bytes);
@@ -444,9 +447,7 @@ void JfrRead::read_slice(size_t k) {
         JfrEventColumns &raw = sw.raw[e];
         const size_t cap = sw.ranges[e].capacity;
         // Filled with defaults, or empty when the event has no such column.
-        const auto fit = [cap](auto &column, bool used) {
-          column.assign(used ? cap : 0, {});
-        };
+        const auto fit = [cap](auto &column, bool used) { column.assign(used ? cap : 0, {}); };
         fit(raw.stack, true);
         fit(raw.thread, options.sample_threads);
         fit(raw.time, options.sample_times);
@@ -716,9 +717,21 @@ LoadResult read_chunks(JfrSource &source, const LoadOptions &options) {
   // Pass 2: slices decoded on the workers, resolved into `out` in file order, appended to the
   // events' columns in file order.
   const unsigned workers = static_cast<unsigned>(std::min<size_t>(r.threads, r.slices.size()));
+  // A worker may wait for the bytes of a chunk that only a merge lets go of: once merging
+  // stops, the waits end.
   run_in_order(
       r.slices.size(), workers, [&](size_t k) { r.read_slice(k); },
-      [&](size_t k) { return r.merge_slice(k); });
+      [&](size_t k) {
+        bool go_on = false;
+        try {
+          go_on = r.merge_slice(k);
+        } catch (...) {
+          source.abandon();
+          throw;
+        }
+        if (!go_on) source.abandon();
+        return go_on;
+      });
   if (!r.failure.error.empty()) return std::move(r.failure);
 
   if (!r.add_events()) return std::move(r.failure);
@@ -739,7 +752,9 @@ LoadResult read_jfr(std::string_view data, const LoadOptions &options) {
 LoadResult read_jfr_file(const RegularFile &file, const LoadOptions &options) {
   try {
     JfrSource source(file, options.cancel,
-                     options.threads ? options.threads : std::thread::hardware_concurrency());
+                     options.threads ? options.threads : std::thread::hardware_concurrency(),
+                     JfrSource::kSplitReadBytes,
+                     options.jfr_held_bytes ? options.jfr_held_bytes : JfrSource::kHeldLimit);
     LoadResult r = read_chunks(source, options);
     if (file.changed()) return LoadResult::failure("the file changed while it was read");
     return r;

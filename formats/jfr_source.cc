@@ -4,6 +4,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <system_error>
 #include <thread>
 
 namespace hotlines {
@@ -25,19 +27,34 @@ bool JfrSource::acquire(const JfrChunkHeader &chunk, Held *out, std::string *err
     out->bytes = data_.substr(chunk.offset, static_cast<size_t>(chunk.size));
     return true;
   }
+  const size_t n = static_cast<size_t>(chunk.size);
+  auto fresh = std::make_unique<FileBytes>(); // before the count: it may throw
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    std::unique_lock<std::mutex> lock(mu_);
+    while (held_ > 0 && held_ + n > held_limit_ && !abandoned_) {
+      if (cancel_ && cancel_->load(std::memory_order_relaxed)) {
+        *error = "cancelled";
+        return false;
+      }
+      released_.wait_for(lock, std::chrono::milliseconds(50)); // polls the cancel flag
+    }
+    if (abandoned_) {
+      *error = "stopped";
+      return false;
+    }
+    held_ += n;
     if (!free_.empty()) {
       out->buffer = std::move(free_.back());
       free_.pop_back();
+    } else {
+      out->buffer = std::move(fresh);
     }
   }
-  if (!out->buffer) out->buffer = std::make_unique<FileBytes>();
   FileBytes &b = *out->buffer;
-  const size_t n = static_cast<size_t>(chunk.size);
   b.clear();
   if (!b.reserve(n)) {
     *error = "out of memory reading a JFR chunk of " + std::to_string(n) + " bytes";
+    release(chunk, out, false);
     return false;
   }
   char *const to = b.append_space(n);
@@ -46,11 +63,19 @@ bool JfrSource::acquire(const JfrChunkHeader &chunk, Held *out, std::string *err
     const size_t half = n / 2;
     std::string second_error;
     ReadStatus second = ReadStatus::ok;
-    std::thread helper([&] {
+    auto read_second = [&] {
       second = file_->read_at(chunk.offset + half, n - half, to + half, &second_error, cancel_);
-    });
+    };
+    std::thread helper;
+    try {
+      helper = std::thread(read_second);
+    } catch (const std::system_error &) { // no thread: this one reads both halves
+    }
     st = file_->read_at(chunk.offset, half, to, error, cancel_);
-    helper.join();
+    if (helper.joinable())
+      helper.join();
+    else if (st == ReadStatus::ok)
+      read_second();
     if (st == ReadStatus::ok && second != ReadStatus::ok) {
       st = second;
       *error = second_error;
@@ -67,11 +92,23 @@ bool JfrSource::acquire(const JfrChunkHeader &chunk, Held *out, std::string *err
   return true;
 }
 
+void JfrSource::abandon() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    abandoned_ = true;
+  }
+  released_.notify_all();
+}
+
 void JfrSource::release(const JfrChunkHeader &chunk, Held *held, bool last) {
   held->bytes = {};
   if (held->buffer) {
-    std::lock_guard<std::mutex> lock(mu_);
-    free_.push_back(std::move(held->buffer));
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      free_.push_back(std::move(held->buffer));
+      held_ -= static_cast<size_t>(chunk.size);
+    }
+    released_.notify_all();
     return;
   }
   if (!last || !discard_) return;

@@ -2,14 +2,17 @@
 // memory (views, nothing copied; with `discard`, a chunk's pages are given back once it is
 // released), or a regular file read chunk by chunk into buffers that are reused: the file is
 // never in memory whole, and a recording of many chunks costs no fresh pages (which the
-// kernel zeroes first: that was a quarter of a load). Thread-safe: chunks are acquired and
-// released on any threads.
+// kernel zeroes first: that was a quarter of a load). Large chunks are held one at a time: a
+// chunk that would take the bytes held over a limit waits for the others to be released, so a
+// file of a few chunks of 100 MB costs one buffer, not one per thread. Thread-safe: chunks are
+// acquired and released on any threads.
 #pragma once
 
 #include "formats/file_reader.h"
 #include "formats/jfr_chunk.h"
 
 #include <atomic>
+#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -34,18 +37,27 @@ public:
   // `split_bytes` or more is read by two threads, half each: the kernel zeroes a fresh
   // buffer's pages in the thread that first writes them, which for a chunk of hundreds of MB
   // is most of its read.
+  // A chunk waits in acquire() while other chunks are held and it would take the bytes held
+  // over `held_limit`.
   static constexpr size_t kSplitReadBytes = size_t{64} << 20;
+  static constexpr size_t kHeldLimit = size_t{64} << 20;
   JfrSource(const RegularFile &file, const std::atomic<bool> *cancel, unsigned threads = 1,
-            size_t split_bytes = kSplitReadBytes)
-      : file_(&file), cancel_(cancel), threads_(threads), split_bytes_(split_bytes) {}
+            size_t split_bytes = kSplitReadBytes, size_t held_limit = kHeldLimit)
+      : file_(&file), cancel_(cancel), threads_(threads), split_bytes_(split_bytes),
+        held_limit_(held_limit) {}
 
   uint64_t size() const { return file_ ? file_->size() : data_.size(); }
   // Whether released chunks must be read again: false for bytes in memory.
   bool rereads() const { return file_ != nullptr; }
   // The chunks of the data; for a file, reads their headers only.
   JfrChunkList chunks();
-  // The bytes of `chunk` into *out. False with *error ("cancelled", a read error) on failure.
+  // The bytes of `chunk` into *out, after waiting for other chunks' release when the bytes
+  // held are over the limit. False with *error ("cancelled", "stopped", a read error) on
+  // failure.
   bool acquire(const JfrChunkHeader &chunk, Held *out, std::string *error);
+  // Ends the waits in acquire(), now and later, with "stopped": the reader stopped, and the
+  // chunks it holds will not be released while its workers wait.
+  void abandon();
   // Lets go of a chunk's bytes: a buffer goes back for reuse; bytes in memory, when `last`
   // (nothing reads them again) and the source may discard them, go back to the system.
   void release(const JfrChunkHeader &chunk, Held *held, bool last);
@@ -57,8 +69,13 @@ private:
   const std::atomic<bool> *cancel_ = nullptr;
   unsigned threads_ = 1;
   size_t split_bytes_ = kSplitReadBytes;
+  size_t held_limit_ = kHeldLimit;
   std::mutex mu_;
-  std::vector<std::unique_ptr<FileBytes>> free_; // buffers to reuse, guarded by mu_
+  std::condition_variable released_;
+  // Guarded by mu_: buffers to reuse, the bytes of the chunks held, whether abandon() ran.
+  std::vector<std::unique_ptr<FileBytes>> free_;
+  size_t held_ = 0;
+  bool abandoned_ = false;
 };
 
 } // namespace hotlines

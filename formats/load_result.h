@@ -51,6 +51,10 @@ struct LoadOptions {
   // Bytes of JFR events decoded as one unit of work (0: the reader's default of a few MB).
   // Tests make it small to cut the fixtures into many slices; the profile is the same.
   size_t jfr_slice_bytes = 0;
+  // Bytes of JFR chunks read from a file that may be held at once: a chunk that would take
+  // them over waits for the others' release (0: the reader's default, 64 MB). Tests make it
+  // small so that every chunk waits; the profile is the same.
+  size_t jfr_held_bytes = 0;
   // The caller owns the input bytes, will not read them again, and lets the reader give their
   // memory back to the system as it finishes with them (a JFR chunk once it is read), so a
   // big file's pages do not stay resident beside the profile. The bytes must be writable

@@ -106,38 +106,44 @@ PassTotals weigh_samples(const SampleFilter &filter, const Profile &p, bool want
   if (cols.size() < 100000) threads = 1;
   struct Acc {
     std::vector<int64_t> self, thread;
+    std::vector<std::pair<uint32_t, int64_t>> leaves; // (node, weight) of a sparse worker
     int64_t total = 0, empty = 0;
     uint64_t samples = 0;
   };
   std::vector<Acc> acc(threads);
   parallel_ranges(cols.size(), threads, [&](unsigned w, size_t b, size_t e) {
     Acc &a = acc[w];
-    a.self.assign(nodes, 0);
+    // Worker 0's array becomes the view's. Another worker with far fewer samples than the tree
+    // has nodes keeps (node, weight) pairs instead of an array of its own: on a tree of
+    // millions of nodes that array was hundreds of MB for a few hundred thousand samples.
+    const bool sparse = w > 0 && (e - b) * 2 < nodes;
+    if (sparse)
+      a.leaves.reserve(e - b);
+    else
+      a.self.assign(nodes, 0);
     if (want_threads) a.thread.assign(p.threads.size(), 0);
     int64_t *self = a.self.data();
     int64_t total = 0, empty = 0;
     uint64_t samples = 0;
+    auto add = [&](uint32_t node, int64_t wt) {
+      if (node == kNoNode)
+        empty += wt;
+      else if (sparse)
+        a.leaves.emplace_back(node, wt);
+      else
+        self[node] += wt;
+      total += wt;
+      samples++;
+    };
     if (want_threads) {
       int64_t *th = a.thread.data();
       filter.for_each_sample(b, e, cancel,
                              [&](size_t, uint32_t node, int64_t wt, int64_t, ThreadId thread) {
-                               if (node == kNoNode)
-                                 empty += wt;
-                               else
-                                 self[node] += wt;
+                               add(node, wt);
                                th[thread] += wt;
-                               total += wt;
-                               samples++;
                              });
     } else {
-      filter.for_each(b, e, cancel, [&](size_t, uint32_t node, int64_t wt) {
-        if (node == kNoNode)
-          empty += wt;
-        else
-          self[node] += wt;
-        total += wt;
-        samples++;
-      });
+      filter.for_each(b, e, cancel, [&](size_t, uint32_t node, int64_t wt) { add(node, wt); });
     }
     a.total = total;
     a.empty = empty;
@@ -151,7 +157,11 @@ PassTotals weigh_samples(const SampleFilter &filter, const Profile &p, bool want
   out.empty = acc[0].empty;
   out.samples = acc[0].samples;
   for (unsigned w = 1; w < threads; w++) {
-    for (size_t n = 0; n < nodes; n++) out.self[n] += acc[w].self[n];
+    if (acc[w].self.empty()) {
+      for (const auto &[n, wt] : acc[w].leaves) out.self[n] += wt;
+    } else {
+      for (size_t n = 0; n < nodes; n++) out.self[n] += acc[w].self[n];
+    }
     for (size_t t = 0; t < out.thread.size(); t++) out.thread[t] += acc[w].thread[t];
     out.total += acc[w].total;
     out.empty += acc[w].empty;

@@ -496,4 +496,46 @@ TEST(QueryHot, RandomViewsMatchNaiveAggregation) {
   }
 }
 
+// A deep tree with more nodes than samples: the second worker of a pass keeps (node, weight)
+// pairs instead of an array per node; the weights are the same as one worker's, unfiltered and
+// filtered.
+TEST(QueryHot, TwoWorkersOnATreeOfMoreNodesThanSamples) {
+  ProfileBuilder b;
+  Function fn;
+  fn.name = b.intern("deep");
+  Frame fr;
+  fr.function = b.function(fn);
+  const FrameId f = b.frame(fr);
+  const EventId cpu = b.event("cpu", "ns");
+  const ThreadId main_thread = b.thread("main");
+  std::vector<StackId> chain; // one path of 300,000 nodes
+  for (StackId s = kNoStack; chain.size() < 300000;) chain.push_back(s = b.stack(s, f));
+  std::vector<int64_t> want(chain.size(), 0);
+  for (size_t i = 0; i < 120000; i++) {
+    const size_t at = (i * 7919) % chain.size();
+    const int64_t value = static_cast<int64_t>(i % 5 + 1);
+    b.add_sample(cpu, chain[at], main_thread, 1, value);
+    want[at] += value;
+  }
+  std::shared_ptr<const Profile> p = b.finish();
+  for (unsigned threads : {1u, 2u}) {
+    SCOPED_TRACE(std::to_string(threads) + " threads");
+    auto idx = ProfileIndex::build(p, nullptr, threads);
+    View v;
+    v.event = "cpu";
+    for (bool filtered : {false, true}) {
+      if (filtered) v.threads.names = {"main"};
+      ViewResult r = compute_view(*idx, v, nullptr, threads);
+      ASSERT_TRUE(r.ok()) << r.error;
+      const ViewWeights &w = *r.weights;
+      ASSERT_EQ(w.self().size(), chain.size());
+      std::vector<int64_t> self(chain.size());
+      for (size_t k = 0; k < chain.size(); k++) self[k] = w.self()[w.tree->node_of_stack(chain[k])];
+      EXPECT_EQ(self, want) << (filtered ? "filtered" : "unfiltered");
+      EXPECT_EQ(w.total, 360000);
+      EXPECT_EQ(w.cum()[w.tree->node_of_stack(chain[0])], 360000);
+    }
+  }
+}
+
 } // namespace

@@ -221,6 +221,8 @@ TEST(JfrBadInput, FilesReadChunkByChunkFailAsTheirBytesDo) {
       LoadOptions o;
       o.threads = threads;
       o.jfr_slice_bytes = 20000;
+      o.jfr_held_bytes = k % 2 ? 1 : 0; // 1: a chunk read from the file waits for the last's
+                                        // release, and a failure ends the wait
       LoadResult bytes = read_jfr(d, o), file = load_profile_file(path, o);
       ASSERT_EQ(bytes.ok(), file.ok()) << bytes.describe() << " / " << file.describe();
       if (!bytes.ok()) {

@@ -106,15 +106,19 @@ TEST_P(JfrFixture, SameProfileReadChunkByChunkFromTheFile) {
   TempDir dir;
   const std::string path = dir.file("plain.jfr");
   write_file(path, bytes);
-  for (unsigned threads : {1u, 2u}) {
-    LoadOptions o;
-    o.threads = threads;
-    LoadResult file = load_profile_file(path, o);
-    ASSERT_TRUE(file.ok()) << file.describe();
-    expect_identical(*whole.profile, *file.profile);
-    EXPECT_EQ(file.profile->metadata.chunks, whole.profile->metadata.chunks);
-    EXPECT_EQ(file.profile->metadata.warnings.size(), whole.profile->metadata.warnings.size());
-  }
+  for (unsigned threads : {1u, 2u})
+    for (size_t held : {size_t{0}, size_t{1}}) { // 1: each chunk waits for the last's release
+      SCOPED_TRACE(std::to_string(threads) + " threads, held limit " + std::to_string(held));
+      LoadOptions o;
+      o.threads = threads;
+      o.jfr_held_bytes = held;
+      o.jfr_slice_bytes = held ? 3000 : 0; // and many slices of each chunk in flight
+      LoadResult file = load_profile_file(path, o);
+      ASSERT_TRUE(file.ok()) << file.describe();
+      expect_identical(*whole.profile, *file.profile);
+      EXPECT_EQ(file.profile->metadata.chunks, whole.profile->metadata.chunks);
+      EXPECT_EQ(file.profile->metadata.warnings.size(), whole.profile->metadata.warnings.size());
+    }
 }
 
 // LoadOptions::only_event: the one event, exactly as in a full load; "" is the default event;

@@ -1,12 +1,16 @@
 // JfrSource on a file: each chunk's bytes are the file's, whether one thread reads a chunk or
-// two read its halves, and a file that shrinks after it was opened is an error, never bytes
-// from nowhere.
+// two read its halves; a file that shrinks after it was opened is an error, never bytes from
+// nowhere; a chunk over the held limit waits for the others' release, and abandon() or a cancel
+// ends the wait.
 #include "formats/jfr_source.h"
 #include "test_util.h"
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 using namespace hotlines;
 using namespace hotlines::test;
@@ -62,5 +66,77 @@ TEST(JfrSource, AFileShorterThanWhenOpenedIsAnError) {
     EXPECT_FALSE(source.acquire(list.chunks[0], &held, &error));
     EXPECT_EQ(error, "the file changed while it was read (it is shorter now)");
     EXPECT_FALSE(held.held());
+  }
+}
+
+namespace {
+
+// A source over three copies of a recording whose held limit lets one chunk in at a time, with
+// chunk 0 held: `second` tries chunk 1 on another thread.
+struct HeldSource {
+  TempDir dir;
+  RegularFile file;
+  std::atomic<bool> cancel{false};
+  std::unique_ptr<JfrSource> source;
+  JfrChunkList list;
+  JfrSource::Held first, second;
+  std::atomic<bool> second_done{false};
+  bool second_ok = false;
+  std::string second_error;
+  std::thread waiter;
+
+  HeldSource() {
+    const std::string one = read_file(fixture_path("java-shop/profiles/ap-multi.jfr"));
+    const std::string path = write(dir, one + one + one);
+    std::string error;
+    EXPECT_EQ(file.open(path, &error, {}), ReadStatus::ok) << error;
+    source = std::make_unique<JfrSource>(file, &cancel, 2, JfrSource::kSplitReadBytes, 1);
+    list = source->chunks();
+    EXPECT_EQ(list.chunks.size(), 3u);
+    EXPECT_TRUE(source->acquire(list.chunks[0], &first, &error)) << error;
+    waiter = std::thread([this] {
+      second_ok = source->acquire(list.chunks[1], &second, &second_error);
+      second_done = true;
+    });
+  }
+  ~HeldSource() {
+    if (waiter.joinable()) waiter.join();
+  }
+  // Whether the waiter is still waiting after a while.
+  bool still_waiting() {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    return !second_done;
+  }
+};
+
+} // namespace
+
+TEST(JfrSource, AChunkOverTheHeldLimitWaitsForTheOthersRelease) {
+  HeldSource s;
+  EXPECT_TRUE(s.still_waiting());
+  s.source->release(s.list.chunks[0], &s.first, false);
+  s.waiter.join();
+  ASSERT_TRUE(s.second_ok) << s.second_error;
+  EXPECT_EQ(s.second.bytes.size(), s.list.chunks[1].size);
+  // Alone, a chunk over the limit is read at once; the buffer released is reused.
+  s.source->release(s.list.chunks[1], &s.second, false);
+  JfrSource::Held third;
+  std::string error;
+  EXPECT_TRUE(s.source->acquire(s.list.chunks[2], &third, &error)) << error;
+}
+
+TEST(JfrSource, AbandonOrCancelEndsTheWait) {
+  for (bool cancel : {false, true}) {
+    SCOPED_TRACE(cancel ? "cancel" : "abandon");
+    HeldSource s;
+    EXPECT_TRUE(s.still_waiting());
+    if (cancel)
+      s.cancel = true;
+    else
+      s.source->abandon();
+    s.waiter.join();
+    EXPECT_FALSE(s.second_ok);
+    EXPECT_EQ(s.second_error, cancel ? "cancelled" : "stopped");
+    EXPECT_FALSE(s.second.held());
   }
 }
