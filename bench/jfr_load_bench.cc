@@ -1,10 +1,11 @@
 // JFR load benchmark. Without arguments: Google Benchmark over every .jfr fixture (parse +
 // model, and parse + model + the query engine's precomputed per-event index; one and two
 // threads), reporting bytes/s and samples/s. With `--load FILE [--threads N] [--repeat K]`:
-// loads FILE as `hotlines info` does (load_profile_file: read chunk by chunk), builds the index, and
-// prints one line of numbers for bench/jfr_load.sh — MB/s, samples/s, bytes/sample, CPU time,
+// loads FILE as `hotlines info` does (load_profile_file: read chunk by chunk), builds the index,
+// and prints one line of numbers for bench/jfr_load.sh — MB/s, samples/s, bytes/sample, CPU time,
 // distinct stacks and their depth (counted after the timed load), peak RSS and peak anonymous
-// (heap) RSS, and last the format and producer (the rest of the line). Single-threaded driver; the reader makes its own workers.
+// (heap) RSS, and last the format and producer (the rest of the line). Single-threaded driver; the
+// reader makes its own workers.
 #include "formats/jfr_reader.h"
 #include "formats/loader.h"
 #include "server/engine/profile_index.h"
@@ -124,14 +125,17 @@ int load_mode(const std::string &path, unsigned threads, int repeat) {
     if (k == 0) { // distinct stacks the samples use (stack nodes also count their prefixes)
       const Profile &p = *r.profile;
       std::vector<bool> seen(p.stack_count(), false);
+      std::vector<uint32_t> depth(p.stack_count()); // parents come before their children
+      for (StackId s = 0; s < p.stack_count(); s++)
+        depth[s] = p.stack_parent[s] == kNoStack ? 1 : depth[p.stack_parent[s]] + 1;
       distinct = 0, max_depth = 0, depth_sum = 0;
       for (const Event &e : p.events)
         for (StackId s : e.samples.stack)
           if (s != kNoStack && !seen[s]) {
             seen[s] = true;
             distinct++;
-            depth_sum += p.stack_depth[s];
-            max_depth = std::max<size_t>(max_depth, p.stack_depth[s]);
+            depth_sum += depth[s];
+            max_depth = std::max<size_t>(max_depth, depth[s]);
           }
     }
     std::shared_ptr<const Profile> shared(std::move(r.profile));
@@ -145,17 +149,17 @@ int load_mode(const std::string &path, unsigned threads, int repeat) {
   struct rusage ru {};
   getrusage(RUSAGE_SELF, &ru);
   const double size = static_cast<double>(std::filesystem::file_size(path));
-  printf("threads=%u seconds=%.3f MB/s=%.1f cpu_seconds=%.3f MB/cpu_s=%.1f index_seconds=%.3f "
-         "MB/s_with_index=%.1f samples=%zu samples/s=%.0f bytes/sample=%.2f stacks=%zu "
-         "frames=%zu distinct_stacks=%zu max_depth=%zu avg_depth=%.1f file_MB=%.1f peak_rss_MB=%.1f "
-         "peak_heap_MB=%.1f producer=%s\n",
-         threads, best, size / best / 1e6, best_cpu, size / best_cpu / 1e6, best_index,
-         size / (best + best_index) / 1e6, samples, samples / best,
-         samples ? static_cast<double>(sample_bytes) / samples : 0.0, stacks, frames, distinct,
-         max_depth, distinct ? static_cast<double>(depth_sum) / distinct : 0.0, size / 1e6,
-         ru.ru_maxrss / 1024.0,
-         (peak_anon.load() > base_anon ? peak_anon.load() - base_anon : 0) / 1e6,
-         producer.c_str());
+  printf(
+      "threads=%u seconds=%.3f MB/s=%.1f cpu_seconds=%.3f MB/cpu_s=%.1f index_seconds=%.3f "
+      "MB/s_with_index=%.1f samples=%zu samples/s=%.0f bytes/sample=%.2f stacks=%zu "
+      "frames=%zu distinct_stacks=%zu max_depth=%zu avg_depth=%.1f file_MB=%.1f peak_rss_MB=%.1f "
+      "peak_heap_MB=%.1f producer=%s\n",
+      threads, best, size / best / 1e6, best_cpu, size / best_cpu / 1e6, best_index,
+      size / (best + best_index) / 1e6, samples, samples / best,
+      samples ? static_cast<double>(sample_bytes) / samples : 0.0, stacks, frames, distinct,
+      max_depth, distinct ? static_cast<double>(depth_sum) / distinct : 0.0, size / 1e6,
+      ru.ru_maxrss / 1024.0,
+      (peak_anon.load() > base_anon ? peak_anon.load() - base_anon : 0) / 1e6, producer.c_str());
   return 0;
 }
 

@@ -188,7 +188,6 @@ private:
     if (inserted) {
       p.stack_parent.push_back(parent);
       p.stack_frame.push_back(frame);
-      p.stack_depth.push_back(parent == kNoStack ? 1 : p.stack_depth[parent] + 1);
     }
     return s;
   }

@@ -136,16 +136,13 @@ std::string Profile::check_valid() const {
     }
   }
   const size_t nstacks = stack_frame.size();
-  if (stack_parent.size() != nstacks || stack_depth.size() != nstacks)
-    return "stack columns differ in length";
+  if (stack_parent.size() != nstacks) return "stack columns differ in length";
   {
     std::set<std::pair<StackId, FrameId>> seen;
     for (size_t i = 0; i < nstacks; i++) {
       StackId parent = stack_parent[i];
       if (stack_frame[i] >= frames.size()) return at("stack", i) + "frame out of range";
       if (parent != kNoStack && parent >= i) return at("stack", i) + "parent not before child";
-      uint32_t want = parent == kNoStack ? 1 : stack_depth[parent] + 1;
-      if (stack_depth[i] != want) return at("stack", i) + "wrong depth";
       if (!seen.insert({parent, stack_frame[i]}).second) return at("stack", i) + "duplicate";
     }
   }

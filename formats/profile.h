@@ -6,8 +6,8 @@
 //  - string 0 is "", every StringId is < strings.size(), strings are unique;
 //  - every FunctionId/FrameId/StackId/ThreadId/EventId in any table is in range;
 //  - stacks form a prefix tree: stack 0.. are (parent, frame); parent < own id (or kNoStack
-//    for a root), depth == parent depth + 1 (roots have depth 1), and no two stacks share
-//    the same (parent, frame);
+//    for a root), and no two stacks share the same (parent, frame). A stack's depth is the
+//    length of its parent chain: not stored, which saves a third of the tree's memory;
 //  - functions and frames are unique (no two equal entries);
 //  - at least one thread exists (thread 0) when there are samples; label set 0 is empty;
 //  - thread state 0 is "" (no state), the names are unique, and every state column entry is
@@ -188,7 +188,6 @@ public:
   std::vector<Frame> frames;
   std::vector<StackId> stack_parent;
   std::vector<FrameId> stack_frame;
-  std::vector<uint32_t> stack_depth;
   std::vector<Thread> threads;
   std::vector<LabelSet> label_sets; // label set 0 is empty
   // Thread states samples were taken in, by name without the JFR `STATE_` prefix (RUNNABLE,

@@ -82,7 +82,6 @@ StackId ProfileBuilder::add_child(StackId parent, FrameId frame) {
   if (id != next_to(parent)) later_children_.add_new(parent, frame, id);
   p_->stack_parent.push_back(parent);
   p_->stack_frame.push_back(frame);
-  p_->stack_depth.push_back(parent == kNoStack ? 1 : p_->stack_depth[parent] + 1);
   built_++;
   return id;
 }
@@ -382,7 +381,6 @@ StackId ProfileBuilder::no_stack_root() {
     if (p.stack_parent[s] == kNoStack && p.stack_frame[s] == fr) return s;
   p.stack_parent.push_back(kNoStack);
   p.stack_frame.push_back(fr);
-  p.stack_depth.push_back(1);
   return static_cast<StackId>(p.stack_count() - 1);
 }
 

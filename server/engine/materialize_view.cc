@@ -27,16 +27,13 @@ std::unique_ptr<Profile> materialize_view(const Profile &p, const View &view, st
   if (tree.is_profile_tree()) {
     out->stack_parent = p.stack_parent;
     out->stack_frame = p.stack_frame;
-    out->stack_depth = p.stack_depth;
   } else {
     out->stack_parent.resize(tree.size());
     out->stack_frame.resize(tree.size());
-    out->stack_depth.resize(tree.size());
     for (uint32_t n = 0; n < tree.size(); n++) {
       uint32_t par = tree.parent(n);
       out->stack_parent[n] = par;
       out->stack_frame[n] = tree.frame(n);
-      out->stack_depth[n] = par == kNoNode ? 1 : out->stack_depth[par] + 1;
     }
   }
   const Event &src = p.events[filter.event()];

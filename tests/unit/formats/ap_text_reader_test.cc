@@ -124,7 +124,7 @@ TEST(ApTextReader, FlatListIsASelfOnlyProfile) {
   EXPECT_EQ(p.events[0].total_count, want.samples);
   EXPECT_EQ(p.events[0].total_value, want.weight);
   EXPECT_EQ(p.sample_count(), static_cast<size_t>(want.rows));
-  for (size_t s = 0; s < p.stack_count(); s++) EXPECT_EQ(p.stack_depth[s], 1u);
+  for (size_t s = 0; s < p.stack_count(); s++) EXPECT_EQ(p.stack_parent[s], kNoStack);
   EXPECT_EQ(top_self(p, 4), (std::vector<std::string>{"libmSin", "java.lang.Integer.getChars",
                                                       "org.acme.shop.Pricing.cached",
                                                       "org.acme.shop.Pricing.discount"}));

@@ -154,7 +154,7 @@ TEST(PerfScriptReader, SamplesWithoutCallchains) {
   auto self = self_by_function(p);
   EXPECT_EQ(self["shop::Pricing::discount"], 64);
   EXPECT_EQ(self["shop::Pricing::labels"], 23);
-  for (size_t s = 0; s < p.stack_count(); s++) EXPECT_EQ(p.stack_depth[s], 1u);
+  for (size_t s = 0; s < p.stack_count(); s++) EXPECT_EQ(p.stack_parent[s], kNoStack);
   std::set<std::string> comms;
   for (const Thread &t : p.threads) comms.insert(std::string(p.str(t.name)));
   EXPECT_EQ(comms, (std::set<std::string>{"shop", "worker-0", "worker-1"}));

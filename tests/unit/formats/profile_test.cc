@@ -40,7 +40,7 @@ TEST(Profile, BuilderInternsAndDeduplicates) {
   EXPECT_EQ(p->functions.size(), 2u);
   EXPECT_EQ(p->frames.size(), 2u);
   EXPECT_EQ(p->stack_count(), 2u);
-  EXPECT_EQ(p->stack_depth[1], 2u);
+  EXPECT_EQ(p->stack_parent[1], 0u);
   ASSERT_EQ(p->events.size(), 1u);
   const Event &e = p->events[0];
   EXPECT_EQ(e.total_count, 4);
@@ -164,11 +164,6 @@ TEST(Profile, CheckValidCatchesBrokenInvariants) {
     p->strings.push_back("main");
     EXPECT_NE(p->check_valid().find("duplicate"), std::string::npos);
   }
-  {
-    auto p = small_profile();
-    p->stack_depth[1] = 5;
-    EXPECT_NE(p->check_valid().find("depth"), std::string::npos);
-  }
 }
 
 // Stacks built one after another reuse the last path's prefix: the ids are those one stack()
@@ -205,7 +200,6 @@ TEST(ProfileBuilder, StacksBuiltInABatchAreTheOnesBuiltInTurn) {
     }
     EXPECT_EQ(batch.profile().stack_parent, one.profile().stack_parent);
     EXPECT_EQ(batch.profile().stack_frame, one.profile().stack_frame);
-    EXPECT_EQ(batch.profile().stack_depth, one.profile().stack_depth);
   }
 }
 
@@ -295,7 +289,6 @@ TEST(ProfileBuilder, NoStackRootIsFoundAmongStacksAddedDirectly) {
   Profile &p = b.profile();
   p.stack_parent = {kNoStack};
   p.stack_frame = {fr};
-  p.stack_depth = {1};
   const EventId cpu = b.event("cpu", "samples");
   b.add_sample(cpu, kNoStack, 0, 1, 1);
   std::unique_ptr<Profile> out = b.finish();
