@@ -55,30 +55,23 @@ async function shot(name) {
   await page.screenshot({ path: path.join(artifacts, `${name}.png`) });
 }
 
-async function runCommand(title) {
-  await page.keyboard.press('F1');
+// Opens the quick input with `key`, types `text` and picks the first row showing `rowText`.
+// The quick input filters once per opening, against what the workbench knows then: Quick
+// Open's file search can come back without a file it will find next time, and the command
+// palette lists "Reopen Editor With..." only once the active editor's context keys are set.
+// On a loaded machine either can lag, so a miss closes and reopens it (3 tries of 15 s).
+async function pick(key, text, rowText) {
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10000 });
-  await page.keyboard.press('Enter');
-}
-
-// Quick Open: `query` (a name, or a relative path when names are ambiguous), first result.
-// Quick Open searches once per opening; on a loaded machine a search can come back without
-// a file it will find on the next opening, so it is closed and reopened (3 tries of 15 s).
-async function quickOpen(query) {
-  const input = page.locator('.quick-input-widget input');
-  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(query) }).first();
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: rowText }).first();
   for (let attempt = 1; ; attempt++) {
-    await page.keyboard.press('Control+P');
+    await page.keyboard.press(key);
     await input.waitFor({ state: 'visible' });
-    await input.fill(query);
+    await input.fill(text);
     try {
       await row.waitFor({ timeout: 15000 });
       break;
     } catch (e) {
-      await shot(`quick-open-miss-${path.basename(query)}-${attempt}`);
+      await shot(`quick-input-miss-${rowText.replace(/[^\w.-]+/g, '_')}-${attempt}`);
       if (attempt === 3) throw e;
       await page.keyboard.press('Escape');
       await input.waitFor({ state: 'hidden' });
@@ -87,6 +80,12 @@ async function quickOpen(query) {
   await page.waitForTimeout(300);
   await page.keyboard.press('Enter');
 }
+
+// Runs a command from the command palette by its title.
+const runCommand = (title) => pick('F1', `>${title}`, title);
+
+// Quick Open: `query` (a name, or a relative path when names are ambiguous), first result.
+const quickOpen = (query) => pick('Control+P', query, path.basename(query));
 
 async function cursorLine() {
   const t = await page.locator('[id="status.editor.selection"]').innerText();
