@@ -12,12 +12,13 @@ PassTotals weigh_hidden(const ProfileIndex &index, const View &view, EventId eve
                         std::string *error) {
   View shown = view;
   shown.hide.clear();
-  PassTotals by_stack, out;
-  std::span<const int64_t> stack_self;
+  PassTotals out;
+  SparseWeights filtered_self;
+  const SparseWeights *stack_self = &filtered_self;
   std::shared_ptr<const ViewWeights> base;
   if (!view_filters(index.profile(), shown)) {
     base = index.unfiltered(event, view.measure);
-    stack_self = base->self();
+    stack_self = &base->self();
     out.total = base->total;
     out.empty = base->empty;
     out.samples = base->samples;
@@ -27,28 +28,26 @@ PassTotals weigh_hidden(const ProfileIndex &index, const View &view, EventId eve
       out.cancelled = *error == "cancelled";
       return out;
     }
-    by_stack = weigh_samples(filter, index.profile(), false, cancel, threads);
+    PassTotals by_stack = weigh_samples(filter, index.profile(), false, cancel, threads);
     if (by_stack.cancelled) {
       *error = "cancelled";
       out.cancelled = true;
       return out;
     }
-    stack_self = by_stack.self;
+    filtered_self = SparseWeights::of_dense(by_stack.self);
     out.total = by_stack.total;
     out.empty = by_stack.empty;
     out.samples = by_stack.samples;
   }
   out.self.assign(tree.size(), 0);
   const std::vector<uint32_t> &node_of_stack = tree.stack_map();
-  for (size_t s = 0; s < stack_self.size(); s++) {
-    const int64_t w = stack_self[s];
-    if (w == 0) continue;
+  stack_self->for_each([&](uint32_t s, int64_t w) {
     const uint32_t n = node_of_stack[s];
     if (n == kNoNode)
       out.empty += w;
     else
       out.self[n] += w;
-  }
+  });
   return out;
 }
 

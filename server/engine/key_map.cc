@@ -6,9 +6,10 @@
 
 namespace hotlines {
 
-std::vector<int64_t> subtree_weights(const StackTree &tree, std::span<const int64_t> self) {
+std::vector<int64_t> subtree_weights(const StackTree &tree, std::vector<int64_t> self) {
   const size_t n = tree.size();
-  std::vector<int64_t> cum(self.begin(), self.begin() + n);
+  std::vector<int64_t> cum = std::move(self);
+  cum.resize(n);
   for (size_t i = n; i-- > 0;) {
     uint32_t par = tree.parent(static_cast<uint32_t>(i));
     if (par != kNoNode) cum[par] += cum[i];
@@ -129,19 +130,21 @@ const FirstOnPath &first_on_path_once(std::once_flag &once, FirstOnPath &flags,
   return flags;
 }
 
-KeySums sum_keys(const StackTree &tree, std::span<const int64_t> self, std::span<const int64_t> cum,
+KeySums sum_keys(const StackTree &tree, const SparseWeights &self, std::span<const int64_t> cum,
                  const KeyMap &keys, std::span<const uint8_t> first) {
   KeySums s;
   s.self.assign(keys.count, 0);
   s.total.assign(keys.count, 0);
   const size_t n = tree.size();
   for (size_t i = 0; i < n; i++) {
-    if (cum[i] == 0) continue;
+    if (cum[i] == 0 || !first[i]) continue;
     uint32_t k = keys.of_frame[tree.frame(static_cast<uint32_t>(i))];
-    if (k == kNoKey) continue;
-    s.self[k] += self[i];
-    if (first[i]) s.total[k] += cum[i];
+    if (k != kNoKey) s.total[k] += cum[i];
   }
+  self.for_each([&](uint32_t node, int64_t w) {
+    uint32_t k = keys.of_frame[tree.frame(node)];
+    if (k != kNoKey) s.self[k] += w;
+  });
   return s;
 }
 

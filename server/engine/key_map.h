@@ -5,6 +5,7 @@
 // path from the root. Pure functions over immutable data; thread-safe.
 #pragma once
 
+#include "server/engine/sparse_weights.h"
 #include "server/engine/stack_tree.h"
 
 #include <cstdint>
@@ -24,8 +25,8 @@ struct KeyMap {
   uint32_t key_of_node(const StackTree &t, uint32_t node) const { return of_frame[t.frame(node)]; }
 };
 
-// Subtree weights: cum[n] = self[n] + sum of cum over n's children.
-std::vector<int64_t> subtree_weights(const StackTree &tree, std::span<const int64_t> self);
+// Subtree weights: cum[n] = self[n] + sum of cum over n's children, computed in self's array.
+std::vector<int64_t> subtree_weights(const StackTree &tree, std::vector<int64_t> self);
 
 // first[n] = 1 when the key of node n does not occur on the path above n (root side). On up
 // to `threads` threads (0: both cores; parallel_ranges).
@@ -58,7 +59,7 @@ struct KeySums {
 
 // Self and total per key for a weighted tree. `first` comes from first_on_path() for the
 // same tree and keys.
-KeySums sum_keys(const StackTree &tree, std::span<const int64_t> self, std::span<const int64_t> cum,
+KeySums sum_keys(const StackTree &tree, const SparseWeights &self, std::span<const int64_t> cum,
                  const KeyMap &keys, std::span<const uint8_t> first);
 
 } // namespace hotlines

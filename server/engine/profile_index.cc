@@ -110,14 +110,12 @@ ProfileIndex::unfiltered_view(EventId e, Measure m, const std::atomic<bool> *can
   w->event = e;
   w->measure = m;
   w->tree = tree_;
-  auto cum = std::make_shared<const std::vector<int64_t>>(subtree_weights(*tree_, pass.self));
+  set_weights(*w, std::move(pass.self));
   auto tables = std::make_shared<UnfilteredTables>();
-  tables->functions = sum_keys(*tree_, pass.self, *cum, by_name_->map(), *first);
+  tables->functions = sum_keys(*tree_, w->self(), w->cum(), by_name_->map(), *first);
   tables->by_self = order_keys(*by_name_, tables->functions.self, tables->functions.total);
   tables->by_total = order_keys(*by_name_, tables->functions.total, tables->functions.self);
   tables->thread_weight = std::move(pass.thread);
-  w->self_weights = std::make_shared<const std::vector<int64_t>>(std::move(pass.self));
-  w->cum_weights = std::move(cum);
   w->total = pass.total;
   w->empty = pass.empty;
   w->samples = pass.samples;

@@ -105,7 +105,8 @@ struct Merged {
 void merge_callees(const ViewWeights &v, const NodeKeys &nk, const std::vector<uint8_t> &anchor,
                    uint32_t max_depth, Merged &m, const std::atomic<bool> *cancel) {
   const StackTree &t = *v.tree;
-  std::span<const int64_t> self = v.self(), cum = v.cum();
+  SparseWeights::Scan self(v.self());
+  std::span<const int64_t> cum = v.cum();
   const bool anchored = !anchor.empty();
   std::vector<uint32_t> map(t.size(), kNoNode);
   m.reserve(t.size());
@@ -135,7 +136,7 @@ void merge_callees(const ViewWeights &v, const NodeKeys &nk, const std::vector<u
     map[n] = r;
     NodeWeight &w = m.weight[r];
     w.total += cum[n];
-    w.self += self[n];
+    w.self += self(n);
     w.offer_frame(f, cum[n]);
   }
 }
@@ -143,14 +144,16 @@ void merge_callees(const ViewWeights &v, const NodeKeys &nk, const std::vector<u
 void merge_callers(const ViewWeights &v, const NodeKeys &nk, const std::vector<uint8_t> &anchor,
                    uint32_t max_depth, Merged &m, const std::atomic<bool> *cancel) {
   const StackTree &t = *v.tree;
-  std::span<const int64_t> self = v.self();
   std::vector<uint32_t> inner(t.size(), kNoNode);
   std::vector<int64_t> through(t.size(), 0); // weight whose innermost anchor is the node
   for (size_t i = 0; i < t.size(); i++) {
     uint32_t n = static_cast<uint32_t>(i), par = t.parent(n);
     inner[n] = anchor[t.frame(n)] ? n : (par == kNoNode ? kNoNode : inner[par]);
-    if (self[n] != 0 && inner[n] != kNoNode) through[inner[n]] += self[n];
   }
+  v.self().for_each([&](uint32_t n, int64_t w) {
+    if (inner[n] != kNoNode) through[inner[n]] += w;
+  });
+  SparseWeights::Scan self(v.self());
   for (size_t i = 0; i < t.size(); i++) {
     if ((i & 0xfff) == 0 && cancelled(cancel)) return;
     if (through[i] == 0) continue;
@@ -158,7 +161,7 @@ void merge_callers(const ViewWeights &v, const NodeKeys &nk, const std::vector<u
     int64_t w = through[a];
     uint32_t r = m.child(kVirtualRoot, nk.of_frame[t.frame(a)]);
     m.weight[r].total += w;
-    m.weight[r].self += self[a];
+    m.weight[r].self += self(a);
     m.weight[r].offer_frame(t.frame(a), w);
     uint32_t depth = 1;
     for (uint32_t x = t.parent(a); x != kNoNode && (max_depth == 0 || depth < max_depth);
@@ -318,7 +321,8 @@ CallTree call_tree(const ViewWeights &v, const TreeOptions &o, const std::atomic
     // The shape is the profile's; this view only adds its weights.
     std::shared_ptr<const CalleeShape> shape = v.index->callee_shape(o.lines);
     const StackTree &t = *v.tree;
-    std::span<const int64_t> self = v.self(), cum = v.cum();
+    SparseWeights::Scan self(v.self());
+    std::span<const int64_t> cum = v.cum();
     const size_t n = shape->size();
     std::vector<NodeWeight> weight;
     resize_huge(weight, n);
@@ -329,7 +333,7 @@ CallTree call_tree(const ViewWeights &v, const TreeOptions &o, const std::atomic
       FrameId f = t.frame(static_cast<uint32_t>(i));
       NodeWeight &w = weight[r];
       w.total += cum[i];
-      w.self += self[i];
+      w.self += self(static_cast<uint32_t>(i));
       w.offer_frame(f, cum[i]);
     }
     EmitInput in;
@@ -377,7 +381,8 @@ std::vector<TreeNode> hottest_path_in_shape(const ViewWeights &v, const NodeKeys
   const FunctionKeys &fk = v.functions();
   const Profile &p = v.profile();
   const StackTree &t = *v.tree;
-  std::span<const int64_t> self = v.self(), cum = v.cum();
+  const SparseWeights &self = v.self();
+  std::span<const int64_t> cum = v.cum();
   std::vector<uint8_t> mapped(t.size(), 0);
   auto counts = [&](uint32_t s) {
     return cum[s] != 0 && (t.parent(s) == kNoNode || mapped[t.parent(s)]);
@@ -402,7 +407,7 @@ std::vector<TreeNode> hottest_path_in_shape(const ViewWeights &v, const NodeKeys
         if (!counts(s)) continue;
         in_tree = true;
         w.total += cum[s];
-        w.self += self[s];
+        w.self += self.at(s);
         w.offer_frame(t.frame(s), cum[s]);
       }
       if (in_tree && (best == kNoNode || heavier(c, w, best, best_w))) {

@@ -170,6 +170,12 @@ PassTotals weigh_samples(const SampleFilter &filter, const Profile &p, bool want
   return out;
 }
 
+void set_weights(ViewWeights &w, std::vector<int64_t> dense_self) {
+  w.self_weights = std::make_shared<const SparseWeights>(SparseWeights::of_dense(dense_self));
+  w.cum_weights =
+      std::make_shared<const std::vector<int64_t>>(subtree_weights(*w.tree, std::move(dense_self)));
+}
+
 std::shared_ptr<ViewWeights> share_weights(const ViewWeights &base, const View &view) {
   auto w = std::make_shared<ViewWeights>();
   w->index = base.index;
@@ -219,9 +225,7 @@ ViewResult compute_view(const ProfileIndex &index, const View &view,
   w->event = filter.event();
   w->measure = view.measure;
   w->tree = filter.tree();
-  auto cum = std::make_shared<std::vector<int64_t>>(subtree_weights(*w->tree, pass.self));
-  w->self_weights = std::make_shared<const std::vector<int64_t>>(std::move(pass.self));
-  w->cum_weights = std::move(cum);
+  set_weights(*w, std::move(pass.self));
   w->total = pass.total;
   w->empty = pass.empty;
   w->samples = pass.samples;

@@ -1,13 +1,15 @@
 // ViewWeights: a computed view — the stack tree its samples land on and, per node, the
-// weight of the samples whose leaf is that node (self) and of its whole subtree (cum). Every
-// query reads these. Unfiltered views are computed once at load by ProfileIndex and carry
-// precomputed tables (hot functions, lines, files, threads), so the frequent queries are
-// lookups; filtered views are computed on demand by compute_view() on both cores.
+// weight of the samples whose leaf is that node (self, kept where not zero) and of its whole
+// subtree (cum). Every query reads these. Unfiltered views are computed once at load by
+// ProfileIndex and carry precomputed tables (hot functions, lines, files, threads), so the
+// frequent queries are lookups; filtered views are computed on demand by compute_view() on
+// both cores.
 // Immutable once built (lazy parts use call_once); share it between threads. It refers to its
 // ProfileIndex, which must outlive it.
 #pragma once
 
 #include "server/engine/key_map.h"
+#include "server/engine/sparse_weights.h"
 #include "server/engine/stack_tree.h"
 #include "server/engine/view.h"
 
@@ -44,7 +46,8 @@ public:
   EventId event = 0; // resolved event
   Measure measure = Measure::value;
   std::shared_ptr<const StackTree> tree;
-  std::shared_ptr<const std::vector<int64_t>> self_weights, cum_weights; // per tree node
+  std::shared_ptr<const SparseWeights> self_weights;     // per tree node, where not zero
+  std::shared_ptr<const std::vector<int64_t>> cum_weights; // per tree node
   int64_t total = 0;    // weight of every passing sample (empty stacks included)
   int64_t empty = 0;    // weight of passing samples with an empty stack
   uint64_t samples = 0; // passing sample rows
@@ -53,7 +56,7 @@ public:
   const Profile &profile() const;
   const FunctionKeys &functions() const; // keys of view.grouping
   const LineKeys &lines() const;
-  std::span<const int64_t> self() const { return *self_weights; }
+  const SparseWeights &self() const { return *self_weights; }
   std::span<const int64_t> cum() const { return *cum_weights; }
   // First-on-path flags of the tree for function keys (view.grouping), lines and files.
   const std::vector<uint8_t> &first_function() const;
@@ -72,6 +75,10 @@ private:
   mutable FirstOnPath first_fn_, first_line_, first_file_, first_fn_line_; // of a filtered
                                                                            // view's own tree
 };
+
+// Sets w's self and cum weights from the pass's dense self per node of w.tree: the non-zero
+// entries are kept, then the same array becomes cum (one dense array at a time).
+void set_weights(ViewWeights &w, std::vector<int64_t> dense_self);
 
 // A view of `base`'s tree and weights under another View of the same event and weights (its
 // measure's label, its grouping); without base's tables, which the caller shares when they

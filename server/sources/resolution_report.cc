@@ -63,7 +63,7 @@ std::vector<int64_t> attributed_weights(const ProfileResolution &res, const View
                                         int64_t *external) {
   const Profile &p = res.profile();
   const StackTree &tree = *v.tree;
-  std::span<const int64_t> self = v.self();
+  SparseWeights::Scan self(v.self());
   std::vector<uint32_t> attr(tree.size());
   std::vector<int64_t> fn_attr(p.functions.size(), 0);
   for (uint32_t n = 0; n < tree.size(); n++) {
@@ -73,11 +73,12 @@ std::vector<int64_t> attributed_weights(const ProfileResolution &res, const View
                  : parent == kNoNode                             ? kNone
                                                                  : attr[parent];
     attr[n] = a;
-    if (self[n] == 0) continue;
+    const int64_t w = self(n);
+    if (w == 0) continue;
     if (a == kNone)
-      *external = saturating_add(*external, self[n]);
+      *external = saturating_add(*external, w);
     else
-      fn_attr[a] = saturating_add(fn_attr[a], self[n]);
+      fn_attr[a] = saturating_add(fn_attr[a], w);
   }
   return fn_attr;
 }
@@ -245,7 +246,7 @@ void group_by_folder(const WorkspaceIndex &ws, std::vector<Failing> *failing,
 void weigh_groups(const Profile &p, const ViewWeights &v, const std::vector<Failing> &failing,
                   const std::vector<uint32_t> &failing_of_fn, std::vector<FailingPrefix> *groups) {
   const StackTree &tree = *v.tree;
-  std::span<const int64_t> self = v.self();
+  SparseWeights::Scan self(v.self());
   std::vector<uint32_t> order(groups->size());
   for (uint32_t i = 0; i < order.size(); i++) order[i] = i;
   std::stable_sort(order.begin(), order.end(),
@@ -261,10 +262,11 @@ void weigh_groups(const Profile &p, const ViewWeights &v, const std::vector<Fail
     if (uint32_t fi = failing_of_fn[fn]; fi != kNone && bit[failing[fi].group] >= 0)
       m |= uint64_t{1} << bit[failing[fi].group];
     mask[n] = m;
-    if (self[n] == 0 || m == 0) continue;
+    const int64_t w = m == 0 ? 0 : self(n);
+    if (w == 0) continue;
     for (uint64_t b = m; b; b &= b - 1) {
       int i = __builtin_ctzll(b);
-      weight[i] = saturating_add(weight[i], self[n]);
+      weight[i] = saturating_add(weight[i], w);
     }
   }
   for (size_t g = 0; g < groups->size(); g++)

@@ -124,8 +124,10 @@ TEST(KeyMap, FirstOnPathOnAPathDeeperThanAnyRecursion) {
   std::vector<int64_t> self(first.size(), 0);
   self[299999] = 3;
   self[300000] = 4;
+  SparseWeights sparse = SparseWeights::of_dense(self);
+  ASSERT_EQ(sparse.entries(), 2u);
   std::vector<int64_t> cum = subtree_weights(*idx->tree(), self);
-  KeySums sums = sum_keys(*idx->tree(), self, cum, keys, first);
+  KeySums sums = sum_keys(*idx->tree(), sparse, cum, keys, first);
   EXPECT_EQ(sums.total[keys.of_frame[a]], 3);
   EXPECT_EQ(sums.total[keys.of_frame[b]], 7);
   EXPECT_EQ(sums.self[keys.of_frame[b]], 7);
