@@ -181,14 +181,10 @@ private:
   // The stack (parent, frame), deduplicated here rather than in ProfileBuilder for speed (the
   // reader is the only one building stacks).
   StackId stack_node(StackId parent, FrameId frame) {
-    Profile &p = b_.profile();
     bool inserted;
-    StackId s = stacks_.find_or_insert(parent + 1u, frame,
-                                       static_cast<StackId>(p.stack_frame.size()), &inserted);
-    if (inserted) {
-      p.stack_parent.push_back(parent);
-      p.stack_frame.push_back(frame);
-    }
+    StackId s = stacks_.find_or_insert(parent + 1u, frame, static_cast<StackId>(b_.stack_count()),
+                                       &inserted);
+    if (inserted) b_.append_stack(parent, frame);
     return s;
   }
 
@@ -479,7 +475,7 @@ private:
         if (!add_to_batch(si)) return failure();
       }
       build_batch_stacks();
-      if (b_.profile().stack_frame.size() >= kNone - 1) {
+      if (b_.stack_count() >= kNone - 1) {
         d_.fail(d_.samples[si - 1].at, "too many distinct stacks");
         return failure();
       }

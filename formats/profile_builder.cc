@@ -71,19 +71,24 @@ StackId next_to(StackId parent) {
 
 StackId ProfileBuilder::find_child(StackId parent, FrameId frame) const {
   const StackId next = next_to(parent);
-  const std::vector<FrameId> &frames = p_->stack_frame;
-  if (next < frames.size() && frames[next] == frame && p_->stack_parent[next] == parent)
+  if (next < stack_frame_.size() && stack_frame_[next] == frame && stack_parent_[next] == parent)
     return next;
   return later_children_.find(parent, frame);
 }
 
 StackId ProfileBuilder::add_child(StackId parent, FrameId frame) {
-  const StackId id = static_cast<StackId>(p_->stack_frame.size());
+  const StackId id = static_cast<StackId>(stack_frame_.size());
   if (id != next_to(parent)) later_children_.add_new(parent, frame, id);
-  p_->stack_parent.push_back(parent);
-  p_->stack_frame.push_back(frame);
+  stack_parent_.push_back(parent);
+  stack_frame_.push_back(frame);
   built_++;
   return id;
+}
+
+StackId ProfileBuilder::append_stack(StackId parent, FrameId frame) {
+  stack_parent_.push_back(parent);
+  stack_frame_.push_back(frame);
+  return static_cast<StackId>(stack_frame_.size() - 1);
 }
 
 StackId ProfileBuilder::stack(StackId parent, FrameId frame) {
@@ -374,14 +379,11 @@ StackId ProfileBuilder::no_stack_root() {
   Function f;
   f.name = f.method = intern("[no stack]");
   const FrameId fr = frame(Frame{function(f), 0, -1, FrameKind::unknown});
-  Profile &p = *p_;
-  if (built_ == p.stack_count()) return stack(kNoStack, fr);
+  if (built_ == stack_count()) return stack(kNoStack, fr);
   // A reader that deduplicated its own stacks: the root may exist without our knowing it.
-  for (StackId s = 0; s < p.stack_count(); s++)
-    if (p.stack_parent[s] == kNoStack && p.stack_frame[s] == fr) return s;
-  p.stack_parent.push_back(kNoStack);
-  p.stack_frame.push_back(fr);
-  return static_cast<StackId>(p.stack_count() - 1);
+  for (StackId s = 0; s < stack_count(); s++)
+    if (stack_parent_[s] == kNoStack && stack_frame_[s] == fr) return s;
+  return append_stack(kNoStack, fr);
 }
 
 std::unique_ptr<Profile> ProfileBuilder::finish() {
@@ -400,6 +402,8 @@ std::unique_ptr<Profile> ProfileBuilder::finish() {
   std::vector<StackId>().swap(last_path_nodes_);
   label_set_ids_.clear();
   if (p_->threads.empty()) p_->threads.push_back(Thread{});
+  p_->stack_parent = stack_parent_.take();
+  p_->stack_frame = stack_frame_.take();
   auto out = std::move(p_);
   p_ = std::make_unique<Profile>();
   intern("");

@@ -1,9 +1,11 @@
 // ProfileBuilder: how readers make a Profile. Interns strings and deduplicates functions,
 // frames and threads with hash tables (IdTable: ids only, the keys are the profile's own
-// tables) and stacks as a tree (StackChildren) that are dropped by finish(). Not thread-safe; a
-// reader that works in parallel builds one per chunk and merges with add_profile().
+// tables) and stacks as a tree (StackChildren) that are dropped by finish(). The tree's columns
+// grow in place (GrowingColumn) and join the profile in finish(). Not thread-safe; a reader
+// that works in parallel builds one per chunk and merges with add_profile().
 #pragma once
 
+#include "formats/growing_column.h"
 #include "formats/id_table.h"
 #include "formats/profile.h"
 #include "formats/stack_children.h"
@@ -25,6 +27,10 @@ public:
   FrameId frame(const Frame &f);
   // The stack (parent, frame); parent kNoStack makes a root.
   StackId stack(StackId parent, FrameId frame);
+  // Appends the node (parent, frame) unchecked, for a reader that deduplicates its own stacks
+  // (pprof); such nodes are unknown to stack() and must not be mixed with it.
+  StackId append_stack(StackId parent, FrameId frame);
+  size_t stack_count() const { return stack_frame_.size(); }
   // Builds a stack from frames given root first.
   StackId stack_from_root(std::span<const FrameId> frames_root_first);
   // Builds a stack from frames given leaf first (JFR and pprof order).
@@ -71,8 +77,8 @@ public:
 
   Metadata &metadata() { return p_->metadata; }
   void warn(std::string message, int64_t offset = -1, int64_t line = -1);
-  // The profile being built. Stacks added to it directly (a reader that deduplicates its own)
-  // are unknown to stack() and must not be mixed with it.
+  // The profile being built, without its stack columns until finish() (stack_count() counts
+  // them).
   Profile &profile() { return *p_; }
 
   // Hands out the profile, computing event totals (also per thread state) and giving samples
@@ -99,7 +105,9 @@ private:
   // existing node is a chain of such nodes, so a deep tree of mostly distinct tails needs a
   // table entry per branch, not per node, and walking a path reads memory in order.
   StackChildren later_children_;
-  size_t built_ = 0; // nodes made here (a reader may add stacks to the profile directly)
+  GrowingColumn<StackId> stack_parent_;
+  GrowingColumn<FrameId> stack_frame_;
+  size_t built_ = 0; // nodes made by stack() (a reader may append its own: append_stack())
   // The path of the last stack built from frames, root first: its frames and their nodes.
   std::vector<FrameId> last_path_frames_;
   std::vector<StackId> last_path_nodes_;

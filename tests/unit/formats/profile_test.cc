@@ -198,8 +198,9 @@ TEST(ProfileBuilder, StacksBuiltInABatchAreTheOnesBuiltInTurn) {
       batch.stacks_from_leaf(all, ends, got.data());
       EXPECT_EQ(got, want);
     }
-    EXPECT_EQ(batch.profile().stack_parent, one.profile().stack_parent);
-    EXPECT_EQ(batch.profile().stack_frame, one.profile().stack_frame);
+    std::unique_ptr<Profile> a = batch.finish(), b = one.finish();
+    EXPECT_EQ(a->stack_parent, b->stack_parent);
+    EXPECT_EQ(a->stack_frame, b->stack_frame);
   }
 }
 
@@ -246,11 +247,12 @@ TEST(ProfileBuilder, StackTreeHasOneNodePerParentAndFrame) {
     }
   }
   flush();
-  const Profile &p = b.profile();
-  ASSERT_EQ(p.stack_count(), want.size());
+  ASSERT_EQ(b.stack_count(), want.size());
+  std::unique_ptr<Profile> p = b.finish();
+  ASSERT_EQ(p->stack_count(), want.size());
   for (const auto &[key, id] : want) {
-    EXPECT_EQ(p.stack_parent[id], key.first);
-    EXPECT_EQ(p.stack_frame[id], key.second);
+    EXPECT_EQ(p->stack_parent[id], key.first);
+    EXPECT_EQ(p->stack_frame[id], key.second);
   }
 }
 
@@ -286,9 +288,7 @@ TEST(ProfileBuilder, NoStackRootIsFoundAmongStacksAddedDirectly) {
   Function fn;
   fn.name = fn.method = b.intern("[no stack]");
   const FrameId fr = b.frame(Frame{b.function(fn), 0, -1, FrameKind::unknown});
-  Profile &p = b.profile();
-  p.stack_parent = {kNoStack};
-  p.stack_frame = {fr};
+  EXPECT_EQ(b.append_stack(kNoStack, fr), 0u);
   const EventId cpu = b.event("cpu", "samples");
   b.add_sample(cpu, kNoStack, 0, 1, 1);
   std::unique_ptr<Profile> out = b.finish();
@@ -319,11 +319,10 @@ TEST(ProfileBuilder, StacksFromFramesReuseTheLastPathExactly) {
     std::vector<FrameId> leaf_first(p.rbegin(), p.rend());
     EXPECT_EQ(b.stack_from_leaf(leaf_first), got);
   }
-  const size_t stacks = b.profile().stack_count();
-  EXPECT_EQ(stacks, 7u); // 0; 0 1; 0 1 2; 0 1 3; 0 1 2 4; 4; 4 1
-  b.finish();
+  EXPECT_EQ(b.stack_count(), 7u); // 0; 0 1; 0 1 2; 0 1 3; 0 1 2 4; 4; 4 1
+  EXPECT_EQ(b.finish()->stack_count(), 7u);
   // A fresh profile: the old path's nodes must not be reused.
   const StackId s = b.stack_from_root(std::vector<FrameId>{0, 0});
   EXPECT_EQ(s, 1u);
-  EXPECT_EQ(b.profile().stack_parent[1], 0u);
+  EXPECT_EQ(b.finish()->stack_parent[1], 0u);
 }
