@@ -40,19 +40,21 @@ first_on_path(const StackTree &tree, std::span<const KeyMap *const> maps, unsign
     slot += size;
     next[i] = pos[i] + 1;
   }
-  // Frames and parent positions in preorder (the frames where the sizes were).
-  std::vector<uint32_t> &frame = next, up(n);
+  // The node at each preorder position (where the sizes were): two arrays a node are all the
+  // scratch (deep-stacks: 12 M nodes).
+  std::vector<uint32_t> &order = next;
   parallel_ranges(n, threads, [&](unsigned, size_t begin, size_t end) {
-    for (size_t i = begin; i < end; i++) {
-      const uint32_t par = tree.parent(static_cast<uint32_t>(i));
-      frame[pos[i]] = tree.frame(static_cast<uint32_t>(i));
-      up[pos[i]] = par == kNoNode ? kNoNode : pos[par];
-    }
+    for (size_t i = begin; i < end; i++) order[pos[i]] = static_cast<uint32_t>(i);
   });
+  auto frame = [&](uint32_t j) { return tree.frame(order[j]); };
+  auto up = [&](uint32_t j) {
+    const uint32_t par = tree.parent(order[j]);
+    return par == kNoNode ? kNoNode : pos[par];
+  };
   // One pass in preorder with the current path as a stack and, per map and key, its
-  // occurrences on it.
+  // occurrences on it. Threads write flags of distinct nodes.
   const size_t m = maps.size();
-  std::vector<std::vector<uint8_t>> first_at(m, std::vector<uint8_t>(n, 0));
+  std::vector<std::vector<uint8_t>> first(m, std::vector<uint8_t>(n, 0));
   parallel_ranges(n, threads, [&](unsigned, size_t begin, size_t end) {
     std::vector<std::vector<uint32_t>> active(m);
     for (size_t k = 0; k < m; k++) active[k].assign(maps[k]->count, 0);
@@ -60,33 +62,32 @@ first_on_path(const StackTree &tree, std::span<const KeyMap *const> maps, unsign
     // Enters position j; its flags are set when `flag` (the path above `begin` is another
     // range's).
     auto enter = [&](uint32_t j, bool flag) {
+      const FrameId f = frame(j);
       for (size_t k = 0; k < m; k++) {
-        const uint32_t key = maps[k]->of_frame[frame[j]];
+        const uint32_t key = maps[k]->of_frame[f];
         if (key == kNoKey) continue;
-        if (flag) first_at[k][j] = active[k][key] == 0;
+        if (flag) first[k][order[j]] = active[k][key] == 0;
         active[k][key]++;
       }
       path.push_back(j);
     };
     std::vector<uint32_t> above; // leaf first
     if (begin < n)
-      for (uint32_t a = up[begin]; a != kNoNode; a = up[a]) above.push_back(a);
+      for (uint32_t a = up(static_cast<uint32_t>(begin)); a != kNoNode; a = up(a))
+        above.push_back(a);
     for (size_t i = above.size(); i-- > 0;) enter(above[i], false);
     for (size_t j = begin; j < end; j++) {
-      while (!path.empty() && path.back() != up[j]) {
+      const uint32_t parent = up(static_cast<uint32_t>(j));
+      while (!path.empty() && path.back() != parent) {
+        const FrameId f = frame(path.back());
         for (size_t k = 0; k < m; k++) {
-          const uint32_t key = maps[k]->of_frame[frame[path.back()]];
+          const uint32_t key = maps[k]->of_frame[f];
           if (key != kNoKey) active[k][key]--;
         }
         path.pop_back();
       }
       enter(static_cast<uint32_t>(j), true);
     }
-  });
-  std::vector<std::vector<uint8_t>> first(m, std::vector<uint8_t>(n));
-  parallel_ranges(n, threads, [&](unsigned, size_t begin, size_t end) {
-    for (size_t k = 0; k < m; k++)
-      for (size_t i = begin; i < end; i++) first[k][i] = first_at[k][pos[i]];
   });
   return first;
 }
