@@ -4,10 +4,11 @@
 // loads FILE as `hotlines info` does (load_profile_file: read chunk by chunk), builds the index,
 // and prints one line of numbers for bench/jfr_load.sh — MB/s, samples/s, bytes/sample, CPU time,
 // distinct stacks and their depth (counted after the timed load), peak RSS and peak anonymous
-// (heap) RSS, and last the format and producer (the rest of the line). Single-threaded driver; the
-// reader makes its own workers.
+// (heap) RSS, and last the format and producer (the rest of the line), with the malloc policy of
+// the hotlines binary. Single-threaded driver; the reader makes its own workers.
 #include "formats/jfr_reader.h"
 #include "formats/loader.h"
+#include "formats/malloc_policy.h"
 #include "server/engine/profile_index.h"
 
 #include <benchmark/benchmark.h>
@@ -166,6 +167,7 @@ int load_mode(const std::string &path, unsigned threads, int repeat) {
 } // namespace
 
 int main(int argc, char **argv) {
+  hotlines::set_malloc_policy();
   if (argc >= 3 && std::strcmp(argv[1], "--load") == 0) {
     unsigned threads = 1;
     int repeat = 1;

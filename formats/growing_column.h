@@ -78,9 +78,9 @@ private:
   // Doubles the mapping (16 pages at first).
   void grow() {
     const size_t bytes = bytes_ ? bytes_ * 2 : 16 * kPage;
-    void *p = data_ ? mremap(data_, bytes_, bytes, MREMAP_MAYMOVE)
-                    : mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                           -1, 0);
+    void *p =
+        data_ ? mremap(data_, bytes_, bytes, MREMAP_MAYMOVE)
+              : mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
     data_ = static_cast<T *>(p);
     bytes_ = bytes;

@@ -1,5 +1,6 @@
 // hotlines entry point: `serve` speaks LSP over stdio; other subcommands come from cli.h;
 // `__run-watchdog` is the helper `serve` starts for its runs (server/runs/run_watchdog.h).
+#include "formats/malloc_policy.h"
 #include "server/cli/cli.h"
 #include "server/lsp/serve.h"
 #include "server/runs/run_watchdog.h"
@@ -29,6 +30,7 @@ void print_help() {
 } // namespace
 
 int main(int argc, char **argv) {
+  hotlines::set_malloc_policy();
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     print_help();

@@ -46,7 +46,7 @@ public:
   EventId event = 0; // resolved event
   Measure measure = Measure::value;
   std::shared_ptr<const StackTree> tree;
-  std::shared_ptr<const SparseWeights> self_weights;     // per tree node, where not zero
+  std::shared_ptr<const SparseWeights> self_weights;       // per tree node, where not zero
   std::shared_ptr<const std::vector<int64_t>> cum_weights; // per tree node
   int64_t total = 0;    // weight of every passing sample (empty stacks included)
   int64_t empty = 0;    // weight of passing samples with an empty stack

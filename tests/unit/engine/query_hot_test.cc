@@ -530,7 +530,8 @@ TEST(QueryHot, TwoWorkersOnATreeOfMoreNodesThanSamples) {
       const ViewWeights &w = *r.weights;
       ASSERT_EQ(w.tree->size(), chain.size());
       std::vector<int64_t> self(chain.size());
-      for (size_t k = 0; k < chain.size(); k++) self[k] = w.self().at(w.tree->node_of_stack(chain[k]));
+      for (size_t k = 0; k < chain.size(); k++)
+        self[k] = w.self().at(w.tree->node_of_stack(chain[k]));
       EXPECT_EQ(self, want) << (filtered ? "filtered" : "unfiltered");
       EXPECT_EQ(w.total, 360000);
       EXPECT_EQ(w.cum()[w.tree->node_of_stack(chain[0])], 360000);
