@@ -18,75 +18,68 @@ std::vector<int64_t> subtree_weights(const StackTree &tree, std::vector<int64_t>
 }
 
 // In preorder (children in id order) the path to a node is a stack: entering a node pops the
-// nodes that are not its ancestors. Preorder positions come from subtree sizes in two passes
-// over the nodes in id order, so nothing walks the tree by pointers and nothing recurses. The
-// positions are the costly part on a big tree, so every map's flags come from one set of them.
-// The passes after the positions split the nodes between the threads: each thread starts its
-// range of preorder positions from the path above its first one.
+// nodes that are not its ancestors. The preorder comes from subtree sizes in two passes over
+// the nodes in id order, so nothing walks the tree by pointers and nothing recurses. It is the
+// costly part on a big tree, so every map's flags come from one preorder. The pass over the
+// preorder splits it between the threads: each thread starts its range from the path above
+// its first node.
 std::vector<std::vector<uint8_t>>
 first_on_path(const StackTree &tree, std::span<const KeyMap *const> maps, unsigned threads) {
   const uint32_t n = static_cast<uint32_t>(tree.size());
-  // Subtree sizes (children first), then positions: a node takes its parent's next free slot
-  // and its children's slots start right after it. `next` holds sizes until a node is placed.
-  std::vector<uint32_t> next(n, 1), pos(n);
-  for (uint32_t i = n; i-- > 0;)
-    if (tree.parent(i) != kNoNode) next[tree.parent(i)] += next[i];
-  uint32_t top = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    const uint32_t par = tree.parent(i);
-    uint32_t &slot = par == kNoNode ? top : next[par];
-    const uint32_t size = next[i];
-    pos[i] = slot;
-    slot += size;
-    next[i] = pos[i] + 1;
+  // Subtree sizes (children first), then the preorder: a node takes its parent's next free
+  // position and its children's positions start right after it. `next` holds sizes until a
+  // node is placed. Two arrays a node are all the scratch (deep-stacks: 12 M nodes), and
+  // `next` is gone before the flags are made.
+  std::vector<uint32_t> order(n);
+  {
+    std::vector<uint32_t> next(n, 1);
+    for (uint32_t i = n; i-- > 0;)
+      if (tree.parent(i) != kNoNode) next[tree.parent(i)] += next[i];
+    uint32_t top = 0;
+    for (uint32_t i = 0; i < n; i++) {
+      const uint32_t par = tree.parent(i);
+      uint32_t &slot = par == kNoNode ? top : next[par];
+      const uint32_t at = slot;
+      slot += next[i];
+      order[at] = i;
+      next[i] = at + 1;
+    }
   }
-  // The node at each preorder position (where the sizes were): two arrays a node are all the
-  // scratch (deep-stacks: 12 M nodes).
-  std::vector<uint32_t> &order = next;
-  parallel_ranges(n, threads, [&](unsigned, size_t begin, size_t end) {
-    for (size_t i = begin; i < end; i++) order[pos[i]] = static_cast<uint32_t>(i);
-  });
-  auto frame = [&](uint32_t j) { return tree.frame(order[j]); };
-  auto up = [&](uint32_t j) {
-    const uint32_t par = tree.parent(order[j]);
-    return par == kNoNode ? kNoNode : pos[par];
-  };
-  // One pass in preorder with the current path as a stack and, per map and key, its
-  // occurrences on it. Threads write flags of distinct nodes.
+  // One pass in preorder with the current path (nodes, root first) as a stack and, per map
+  // and key, its occurrences on it. Threads write the flags of distinct nodes.
   const size_t m = maps.size();
   std::vector<std::vector<uint8_t>> first(m, std::vector<uint8_t>(n, 0));
   parallel_ranges(n, threads, [&](unsigned, size_t begin, size_t end) {
     std::vector<std::vector<uint32_t>> active(m);
     for (size_t k = 0; k < m; k++) active[k].assign(maps[k]->count, 0);
-    std::vector<uint32_t> path; // positions, root first
-    // Enters position j; its flags are set when `flag` (the path above `begin` is another
-    // range's).
-    auto enter = [&](uint32_t j, bool flag) {
-      const FrameId f = frame(j);
+    std::vector<uint32_t> path;
+    // Enters `node`; its flags are set when `flag` (the path above `begin` is another range's).
+    auto enter = [&](uint32_t node, bool flag) {
+      const FrameId f = tree.frame(node);
       for (size_t k = 0; k < m; k++) {
         const uint32_t key = maps[k]->of_frame[f];
         if (key == kNoKey) continue;
-        if (flag) first[k][order[j]] = active[k][key] == 0;
+        if (flag) first[k][node] = active[k][key] == 0;
         active[k][key]++;
       }
-      path.push_back(j);
+      path.push_back(node);
     };
     std::vector<uint32_t> above; // leaf first
     if (begin < n)
-      for (uint32_t a = up(static_cast<uint32_t>(begin)); a != kNoNode; a = up(a))
+      for (uint32_t a = tree.parent(order[begin]); a != kNoNode; a = tree.parent(a))
         above.push_back(a);
     for (size_t i = above.size(); i-- > 0;) enter(above[i], false);
     for (size_t j = begin; j < end; j++) {
-      const uint32_t parent = up(static_cast<uint32_t>(j));
+      const uint32_t node = order[j], parent = tree.parent(node);
       while (!path.empty() && path.back() != parent) {
-        const FrameId f = frame(path.back());
+        const FrameId f = tree.frame(path.back());
         for (size_t k = 0; k < m; k++) {
           const uint32_t key = maps[k]->of_frame[f];
           if (key != kNoKey) active[k][key]--;
         }
         path.pop_back();
       }
-      enter(static_cast<uint32_t>(j), true);
+      enter(node, true);
     }
   });
   return first;

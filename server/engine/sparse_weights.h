@@ -30,8 +30,6 @@ public:
   }
 
   size_t entries() const { return node_.size(); }
-  uint32_t node(size_t i) const { return node_[i]; }
-  int64_t weight(size_t i) const { return weight_[i]; }
   // The weight of node n (0 when it has none), by binary search.
   int64_t at(uint32_t n) const {
     auto it = std::lower_bound(node_.begin(), node_.end(), n);
