@@ -13,41 +13,41 @@ PassTotals weigh_hidden(const ProfileIndex &index, const View &view, EventId eve
   View shown = view;
   shown.hide.clear();
   PassTotals out;
-  SparseWeights filtered_self;
-  const SparseWeights *stack_self = &filtered_self;
-  std::shared_ptr<const ViewWeights> base;
-  if (!view_filters(index.profile(), shown)) {
-    base = index.unfiltered(event, view.measure);
-    stack_self = &base->self();
-    out.total = base->total;
-    out.empty = base->empty;
-    out.samples = base->samples;
-  } else {
-    SampleFilter filter;
-    if (!filter.compile(index, shown, cancel, error)) {
-      out.cancelled = *error == "cancelled";
-      return out;
-    }
-    PassTotals by_stack = weigh_samples(filter, index.profile(), false, cancel, threads);
-    if (by_stack.cancelled) {
-      *error = "cancelled";
-      out.cancelled = true;
-      return out;
-    }
-    filtered_self = SparseWeights::of_dense(by_stack.self);
-    out.total = by_stack.total;
-    out.empty = by_stack.empty;
-    out.samples = by_stack.samples;
-  }
-  out.self.assign(tree.size(), 0);
+  // Each original stack's weight moves to its node in the tree without the hidden frames.
   const std::vector<uint32_t> &node_of_stack = tree.stack_map();
-  stack_self->for_each([&](uint32_t s, int64_t w) {
+  auto move_to_node = [&](uint32_t s, int64_t w) {
     const uint32_t n = node_of_stack[s];
     if (n == kNoNode)
       out.empty += w;
     else
       out.self[n] += w;
-  });
+  };
+  if (!view_filters(index.profile(), shown)) {
+    std::shared_ptr<const ViewWeights> base = index.unfiltered(event, view.measure);
+    out.total = base->total;
+    out.empty = base->empty;
+    out.samples = base->samples;
+    out.self.assign(tree.size(), 0);
+    base->self().for_each(move_to_node);
+    return out;
+  }
+  SampleFilter filter;
+  if (!filter.compile(index, shown, cancel, error)) {
+    out.cancelled = *error == "cancelled";
+    return out;
+  }
+  PassTotals by_stack = weigh_samples(filter, index.profile(), false, cancel, threads);
+  if (by_stack.cancelled) {
+    *error = "cancelled";
+    out.cancelled = true;
+    return out;
+  }
+  out.total = by_stack.total;
+  out.empty = by_stack.empty;
+  out.samples = by_stack.samples;
+  out.self.assign(tree.size(), 0);
+  for (size_t s = 0; s < by_stack.self.size(); s++)
+    if (by_stack.self[s] != 0) move_to_node(static_cast<uint32_t>(s), by_stack.self[s]);
   return out;
 }
 

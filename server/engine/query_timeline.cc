@@ -108,7 +108,7 @@ std::vector<BucketAcc> weigh_buckets(const SampleFilter &filter, const SampleCol
   std::vector<BucketAcc> acc(threads);
   const size_t nb = b.count, nkeys = hot.keys;
   const int64_t from = b.from;
-  parallel_ranges(cols.size(), threads, [&](unsigned w, size_t begin, size_t end) {
+  parallel_split(filter.split(threads), [&](unsigned w, size_t begin, size_t end) {
     BucketAcc &a = acc[w];
     a.weight.assign(nb, 0);
     if (hot.on) {
@@ -205,7 +205,7 @@ void add_compare_event(const ProfileIndex &index, const View &view, const Timeli
   const int64_t from = b.from;
   std::vector<std::vector<int64_t>> cw(threads, std::vector<int64_t>(nb, 0));
   if (cc.size() < 100000) threads = 1;
-  parallel_ranges(cc.size(), threads, [&](unsigned w, size_t begin, size_t end) {
+  parallel_split(cf.split(threads), [&](unsigned w, size_t begin, size_t end) {
     cf.for_each_sample(begin, end, cancel, [&](size_t, uint32_t, int64_t wt, int64_t t, ThreadId) {
       if (t < from) return;
       size_t bucket = b.of(t - from);

@@ -105,7 +105,6 @@ struct Merged {
 void merge_callees(const ViewWeights &v, const NodeKeys &nk, const std::vector<uint8_t> &anchor,
                    uint32_t max_depth, Merged &m, const std::atomic<bool> *cancel) {
   const StackTree &t = *v.tree;
-  SparseWeights::Scan self(v.self());
   std::span<const int64_t> cum = v.cum();
   const bool anchored = !anchor.empty();
   std::vector<uint32_t> map(t.size(), kNoNode);
@@ -136,9 +135,11 @@ void merge_callees(const ViewWeights &v, const NodeKeys &nk, const std::vector<u
     map[n] = r;
     NodeWeight &w = m.weight[r];
     w.total += cum[n];
-    w.self += self(n);
     w.offer_frame(f, cum[n]);
   }
+  v.self().for_each([&](uint32_t n, int64_t w) {
+    if (map[n] != kNoNode) m.weight[map[n]].self += w;
+  });
 }
 
 void merge_callers(const ViewWeights &v, const NodeKeys &nk, const std::vector<uint8_t> &anchor,
@@ -321,7 +322,6 @@ CallTree call_tree(const ViewWeights &v, const TreeOptions &o, const std::atomic
     // The shape is the profile's; this view only adds its weights.
     std::shared_ptr<const CalleeShape> shape = v.index->callee_shape(o.lines);
     const StackTree &t = *v.tree;
-    SparseWeights::Scan self(v.self());
     std::span<const int64_t> cum = v.cum();
     const size_t n = shape->size();
     std::vector<NodeWeight> weight;
@@ -333,9 +333,11 @@ CallTree call_tree(const ViewWeights &v, const TreeOptions &o, const std::atomic
       FrameId f = t.frame(static_cast<uint32_t>(i));
       NodeWeight &w = weight[r];
       w.total += cum[i];
-      w.self += self(static_cast<uint32_t>(i));
       w.offer_frame(f, cum[i]);
     }
+    v.self().for_each([&](uint32_t node, int64_t w) {
+      if (cum[node] != 0) weight[shape->of_node[node]].self += w;
+    });
     EmitInput in;
     in.n = n;
     in.parent = shape->parent.data();

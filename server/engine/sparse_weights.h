@@ -19,13 +19,17 @@ public:
     SparseWeights w;
     size_t k = 0;
     for (int64_t x : dense) k += x != 0;
-    w.node_.reserve(k);
-    w.weight_.reserve(k);
+    // One slot past the last entry, so that the fill writes every node without a branch.
+    w.node_.resize(k + 1);
+    w.weight_.resize(k + 1);
+    k = 0;
     for (size_t n = 0; n < dense.size(); n++) {
-      if (dense[n] == 0) continue;
-      w.node_.push_back(static_cast<uint32_t>(n));
-      w.weight_.push_back(dense[n]);
+      w.node_[k] = static_cast<uint32_t>(n);
+      w.weight_[k] = dense[n];
+      k += dense[n] != 0;
     }
+    w.node_.resize(k);
+    w.weight_.resize(k);
     return w;
   }
 

@@ -4,6 +4,7 @@
 
 #include "server/engine/idle_frames.h"
 #include "server/engine/name_pattern.h"
+#include "server/engine/parallel.h"
 #include "server/engine/profile_index.h"
 
 namespace hotlines {
@@ -253,6 +254,30 @@ bool SampleFilter::compile(const Profile &p, const View &view,
     }
   }
   return !cancelled();
+}
+
+std::vector<size_t> SampleFilter::split(unsigned threads) const {
+  const size_t n = cols_->size();
+  if (!window_ || cols_->time.empty() || threads <= 1) return even_split(n, threads);
+  // Equal numbers of the blocks whose time range meets the window, cut at block starts.
+  constexpr size_t kBlock = PackedInts::kBlock;
+  auto meets = [&](size_t first) {
+    int64_t lo, hi;
+    cols_->time.block_range(first, &lo, &hi);
+    return hi >= from_ && lo < to_;
+  };
+  size_t met = 0;
+  for (size_t first = 0; first < n; first += kBlock) met += meets(first);
+  std::vector<size_t> bounds(threads + 1, n);
+  bounds[0] = 0;
+  size_t seen = 0;
+  unsigned w = 1;
+  for (size_t first = 0; first < n && w < threads; first += kBlock) {
+    // bounds[w] is the first block past w shares of the met blocks.
+    while (w < threads && seen * threads >= met * w) bounds[w++] = first;
+    seen += meets(first);
+  }
+  return bounds;
 }
 
 bool SampleFilter::compile(const ProfileIndex &index, const View &view,

@@ -57,6 +57,12 @@ public:
     pass<true, true>(begin, end, cancel, fn);
   }
 
+  // Bounds of `threads` ranges of the event's samples (for parallel_split) with equal shares
+  // of the work: with a window, of the blocks whose time range meets it (samples are mostly
+  // in time order, so equal ranges of indices would leave one worker most of the window);
+  // else of the samples.
+  std::vector<size_t> split(unsigned threads) const;
+
 private:
   static constexpr uint32_t kDropped = kNoNode - 1;
 

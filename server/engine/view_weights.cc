@@ -111,7 +111,7 @@ PassTotals weigh_samples(const SampleFilter &filter, const Profile &p, bool want
     uint64_t samples = 0;
   };
   std::vector<Acc> acc(threads);
-  parallel_ranges(cols.size(), threads, [&](unsigned w, size_t b, size_t e) {
+  parallel_split(filter.split(threads), [&](unsigned w, size_t b, size_t e) {
     Acc &a = acc[w];
     // Worker 0's array becomes the view's. Another worker with far fewer samples than the tree
     // has nodes keeps (node, weight) pairs instead of an array of its own: on a tree of
@@ -125,7 +125,7 @@ PassTotals weigh_samples(const SampleFilter &filter, const Profile &p, bool want
     int64_t *self = a.self.data();
     int64_t total = 0, empty = 0;
     uint64_t samples = 0;
-    auto add = [&](uint32_t node, int64_t wt) {
+    auto add = [&](uint32_t node, int64_t wt) __attribute__((always_inline)) {
       if (node == kNoNode)
         empty += wt;
       else if (sparse)

@@ -5,6 +5,7 @@
 #include "server/engine/line_keys.h"
 #include "server/engine/query_hot.h"
 #include "server/engine/query_lines.h"
+#include "server/engine/view_filter.h"
 
 #include <gtest/gtest.h>
 
@@ -536,6 +537,50 @@ TEST(QueryHot, TwoWorkersOnATreeOfMoreNodesThanSamples) {
       EXPECT_EQ(w.total, 360000);
       EXPECT_EQ(w.cum()[w.tree->node_of_stack(chain[0])], 360000);
     }
+  }
+}
+
+// Samples in time order with a window over part of them: a pass on two workers splits the
+// window's blocks between them, not the sample indices (which would leave one worker all of
+// it), and the view is the same as one worker's.
+TEST(QueryHot, AWindowIsSplitEvenlyBetweenWorkers) {
+  ProfileBuilder b;
+  Function fn;
+  fn.name = b.intern("f");
+  Frame fr;
+  fr.function = b.function(fn);
+  const StackId stack = b.stack(kNoStack, b.frame(fr));
+  const EventId cpu = b.event("cpu", "ns");
+  const ThreadId main_thread = b.thread("main");
+  constexpr size_t kSamples = 1000000;
+  int64_t want = 0;
+  for (size_t i = 0; i < kSamples; i++) {
+    const int64_t t = static_cast<int64_t>(i), value = t % 3 + 1;
+    b.add_sample(cpu, stack, main_thread, t, 1, value);
+    if (t >= 600000 && t < 900000) want += value;
+  }
+  auto idx = ProfileIndex::build(b.finish());
+  View v;
+  v.event = "cpu";
+  std::string error;
+  SampleFilter all;
+  ASSERT_TRUE(all.compile(*idx, v, nullptr, &error)) << error;
+  EXPECT_EQ(all.split(2), (std::vector<size_t>{0, 500000, kSamples}));
+  v.from_ns = 600000;
+  v.to_ns = 900000;
+  SampleFilter window;
+  ASSERT_TRUE(window.compile(*idx, v, nullptr, &error)) << error;
+  const std::vector<size_t> bounds = window.split(2);
+  ASSERT_EQ(bounds.size(), 3u);
+  EXPECT_EQ(bounds[0], 0u);
+  EXPECT_EQ(bounds[2], kSamples);
+  EXPECT_EQ(bounds[1] % PackedInts::kBlock, 0u);
+  EXPECT_NEAR(static_cast<double>(bounds[1]), 750000.0, PackedInts::kBlock);
+  for (unsigned threads : {1u, 2u}) {
+    ViewResult r = compute_view(*idx, v, nullptr, threads);
+    ASSERT_TRUE(r.ok()) << r.error;
+    EXPECT_EQ(r.weights->total, want) << threads << " threads";
+    EXPECT_EQ(r.weights->samples, 300000u) << threads << " threads";
   }
 }
 
