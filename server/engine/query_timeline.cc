@@ -117,19 +117,20 @@ std::vector<BucketAcc> weigh_buckets(const SampleFilter &filter, const SampleCol
       else
         a.sparse.resize(nb);
     }
-    filter.for_each_sample(begin, end, cancel,
-                           [&](size_t, uint32_t node, int64_t wt, int64_t t, ThreadId) {
-                             if (t < from) return;
-                             size_t bucket = b.of(t - from);
-                             if (bucket >= nb) return;
-                             a.weight[bucket] += wt;
-                             if (!hot.on || node == kNoNode) return;
-                             uint32_t key = hot.leaf_key[node];
-                             if (hot.dense)
-                               a.dense[bucket * nkeys + key] += wt;
-                             else
-                               a.sparse[bucket].find_or_insert(key, 0) += wt;
-                           });
+    filter.for_each_sample(
+        begin, end, cancel,
+        [&](size_t, uint32_t node, int64_t wt, int64_t t, ThreadId) __attribute__((always_inline)) {
+          if (t < from) return;
+          size_t bucket = b.of(t - from);
+          if (bucket >= nb) return;
+          a.weight[bucket] += wt;
+          if (!hot.on || node == kNoNode) return;
+          uint32_t key = hot.leaf_key[node];
+          if (hot.dense)
+            a.dense[bucket * nkeys + key] += wt;
+          else
+            a.sparse[bucket].find_or_insert(key, 0) += wt;
+        });
   });
   return acc;
 }
@@ -206,11 +207,13 @@ void add_compare_event(const ProfileIndex &index, const View &view, const Timeli
   std::vector<std::vector<int64_t>> cw(threads, std::vector<int64_t>(nb, 0));
   if (cc.size() < 100000) threads = 1;
   parallel_split(cf.split(threads), [&](unsigned w, size_t begin, size_t end) {
-    cf.for_each_sample(begin, end, cancel, [&](size_t, uint32_t, int64_t wt, int64_t t, ThreadId) {
-      if (t < from) return;
-      size_t bucket = b.of(t - from);
-      if (bucket < nb) cw[w][bucket] += wt;
-    });
+    cf.for_each_sample(
+        begin, end, cancel,
+        [&](size_t, uint32_t, int64_t wt, int64_t t, ThreadId) __attribute__((always_inline)) {
+          if (t < from) return;
+          size_t bucket = b.of(t - from);
+          if (bucket < nb) cw[w][bucket] += wt;
+        });
   });
   for (size_t i = 0; i < nb; i++) {
     for (const auto &v : cw) out->buckets[i].compare_weight += v[i];

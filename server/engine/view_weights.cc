@@ -137,13 +137,18 @@ PassTotals weigh_samples(const SampleFilter &filter, const Profile &p, bool want
     };
     if (want_threads) {
       int64_t *th = a.thread.data();
-      filter.for_each_sample(b, e, cancel,
-                             [&](size_t, uint32_t node, int64_t wt, int64_t, ThreadId thread) {
-                               add(node, wt);
-                               th[thread] += wt;
-                             });
+      filter.for_each_sample(
+          b, e, cancel,
+          [&](size_t, uint32_t node, int64_t wt, int64_t, ThreadId thread)
+              __attribute__((always_inline)) {
+                add(node, wt);
+                th[thread] += wt;
+              });
     } else {
-      filter.for_each(b, e, cancel, [&](size_t, uint32_t node, int64_t wt) { add(node, wt); });
+      filter.for_each(
+          b, e, cancel, [&](size_t, uint32_t node, int64_t wt) __attribute__((always_inline)) {
+            add(node, wt);
+          });
     }
     a.total = total;
     a.empty = empty;
