@@ -1,8 +1,8 @@
 // parallel_ranges: splits [0, n) into contiguous ranges and runs fn(worker, begin, end) on
 // up to `threads` threads (the caller's thread is worker 0); parallel_split runs it on ranges
-// the caller chose (SampleFilter::split: equal shares of a window's samples). Each worker writes
-// only its own accumulator; the caller merges after the call returns. Workers poll the cancel token
-// themselves. Used by every filtered-view pass over sample columns.
+// the caller chose (SampleFilter::split: equal shares of a window's samples). Each worker
+// writes only its own accumulator; the caller merges after the call returns. Workers poll the
+// cancel token themselves. Used by every filtered-view pass over sample columns.
 #pragma once
 
 #include <algorithm>
