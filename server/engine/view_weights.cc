@@ -125,13 +125,24 @@ PassTotals weigh_samples(const SampleFilter &filter, const Profile &p, bool want
     int64_t *self = a.self.data();
     int64_t total = 0, empty = 0;
     uint64_t samples = 0;
+    // An add into the array is made kAhead samples after its entry is prefetched: the array is
+    // as large as the tree, and each add would otherwise wait for its own cache miss.
+    constexpr size_t kAhead = 16;
+    uint32_t ring_node[kAhead];
+    int64_t ring_wt[kAhead];
+    size_t queued = 0;
     auto add = [&](uint32_t node, int64_t wt) __attribute__((always_inline)) {
-      if (node == kNoNode)
+      if (node == kNoNode) {
         empty += wt;
-      else if (sparse)
+      } else if (sparse) {
         a.leaves.emplace_back(node, wt);
-      else
-        self[node] += wt;
+      } else {
+        __builtin_prefetch(self + node, 1);
+        const size_t slot = queued++ % kAhead;
+        if (queued > kAhead) self[ring_node[slot]] += ring_wt[slot];
+        ring_node[slot] = node;
+        ring_wt[slot] = wt;
+      }
       total += wt;
       samples++;
     };
@@ -150,6 +161,8 @@ PassTotals weigh_samples(const SampleFilter &filter, const Profile &p, bool want
             add(node, wt);
           });
     }
+    for (size_t i = queued > kAhead ? queued - kAhead : 0; i < queued; i++)
+      self[ring_node[i % kAhead]] += ring_wt[i % kAhead];
     a.total = total;
     a.empty = empty;
     a.samples = samples;
