@@ -125,9 +125,11 @@ PassTotals weigh_samples(const SampleFilter &filter, const Profile &p, bool want
     int64_t *self = a.self.data();
     int64_t total = 0, empty = 0;
     uint64_t samples = 0;
-    // An add into the array is made kAhead samples after its entry is prefetched: the array is
-    // as large as the tree, and each add would otherwise wait for its own cache miss.
+    // On a tree larger than the L2 cache, an add into the array is made kAhead samples after
+    // its entry is prefetched: each add would otherwise wait for its own cache miss. (On a small
+    // tree the queue only costs: 7.5 -> 10 ms for a window of the 1,509-stack JFR benchmark.)
     constexpr size_t kAhead = 16;
+    const bool deferred = !sparse && nodes > (size_t{1} << 16);
     uint32_t ring_node[kAhead];
     int64_t ring_wt[kAhead];
     size_t queued = 0;
@@ -136,6 +138,8 @@ PassTotals weigh_samples(const SampleFilter &filter, const Profile &p, bool want
         empty += wt;
       } else if (sparse) {
         a.leaves.emplace_back(node, wt);
+      } else if (!deferred) {
+        self[node] += wt;
       } else {
         __builtin_prefetch(self + node, 1);
         const size_t slot = queued++ % kAhead;
