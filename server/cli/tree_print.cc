@@ -11,7 +11,8 @@ namespace hotlines {
 std::string tree_text(const ViewWeights &v, const std::vector<TreeNode> &nodes, bool lines) {
   WeightTable t(v, WeightTable::total_first, {}, {{"function", TextTable::left}});
   for (const TreeNode &n : nodes) {
-    std::string name = std::string(n.depth * 2, ' ') + std::string(n.name);
+    std::string name =
+        std::string(n.depth * 2, ' ') + std::string(v.functions().label(n.function_key));
     if (lines && n.line > 0) name += ":" + std::to_string(n.line);
     t.add({}, n.self, n.total, {name});
   }
@@ -27,7 +28,7 @@ Json tree_json(const ViewWeights &v, const std::vector<TreeNode> &nodes) {
     Json node = {{"id", n.id},
                  {"parent", n.parent == kNoNode ? Json(nullptr) : Json(n.parent)},
                  {"depth", n.depth},
-                 {"name", n.name},
+                 {"name", v.functions().label(n.function_key)},
                  {"file", file == kNoKey ? std::string() : lk.file_name(file)},
                  {"line", n.line},
                  {"kind", frame_kind_name(p.frames[n.frame].kind)}};

@@ -1,29 +1,60 @@
 // resize_huge: sizes a large vector after asking the kernel for transparent huge pages for its
 // buffer, so that filling hundreds of MB (a flame graph's nodes, per-node scratch arrays) takes
 // one page fault per 2 MiB instead of one per 4 KiB. Only a hint: where the kernel declines, the
-// vector is the same, just slower to touch. Any thread (it touches only the given vector).
+// vector is the same, just slower to touch. unwritten_huge: the same for an array that is not
+// initialized, for passes that write every element from several threads (each thread's first
+// touch zeroes its own pages, and nothing writes them twice). Any thread (each touches only the
+// given buffer).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <type_traits>
 #include <vector>
 
 #include <sys/mman.h>
 
 namespace hotlines {
 
-// Reserves room for n elements in an empty vector and advises huge pages for the whole 2 MiB
-// pages inside that room (when it spans at least two); nothing is touched yet.
-template <class T> void reserve_huge(std::vector<T> &v, size_t n) {
-  v.reserve(n);
+// Advises huge pages for the whole 2 MiB pages inside [at, at + bytes) (when it spans at least
+// two); nothing is touched.
+inline void advise_huge(const void *at, size_t bytes) {
 #ifdef MADV_HUGEPAGE
-  const size_t huge = size_t{2} << 20, bytes = n * sizeof(T);
+  const size_t huge = size_t{2} << 20;
   if (bytes >= 2 * huge) {
-    const uintptr_t at = reinterpret_cast<uintptr_t>(v.data());
-    const uintptr_t begin = (at + huge - 1) & ~(huge - 1), end = (at + bytes) & ~(huge - 1);
+    const uintptr_t a = reinterpret_cast<uintptr_t>(at);
+    const uintptr_t begin = (a + huge - 1) & ~(huge - 1), end = (a + bytes) & ~(huge - 1);
     if (end > begin) madvise(reinterpret_cast<void *>(begin), end - begin, MADV_HUGEPAGE);
   }
+#else
+  (void)at;
+  (void)bytes;
 #endif
+}
+
+// Reserves room for n elements in an empty vector and advises huge pages for it.
+template <class T> void reserve_huge(std::vector<T> &v, size_t n) {
+  v.reserve(n);
+  advise_huge(v.data(), n * sizeof(T));
+}
+
+struct FreeDeleter {
+  void operator()(void *p) const { std::free(p); }
+};
+template <class T> using Unwritten = std::unique_ptr<T[], FreeDeleter>;
+
+// Room for n T (at least one), not initialized: the caller writes each element before reading
+// it. T is an implicit-lifetime type (trivially copyable and destructible).
+template <class T> Unwritten<T> unwritten_huge(size_t n) {
+  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+  void *p = std::malloc(std::max<size_t>(n, 1) * sizeof(T));
+  if (!p) throw std::bad_alloc();
+  advise_huge(p, n * sizeof(T));
+  return Unwritten<T>(static_cast<T *>(p));
 }
 
 // reserve_huge, then resize to n (value-initialized, as resize does).

@@ -174,6 +174,36 @@ void merge_callers(const ViewWeights &v, const NodeKeys &nk, const std::vector<u
   }
 }
 
+// The totals and heaviest frames of a view on the result nodes of the profile's callee shape
+// (self weights left 0), on both cores: each worker takes a range of result nodes and sums
+// their member stack nodes, whose weights and frames are read in no order, so each is
+// prefetched a few members ahead. Every entry is written once; on cancel some are not written
+// at all, so the caller drops the result.
+Unwritten<NodeWeight> gather_weights(const StackTree &t, std::span<const int64_t> cum,
+                                     const CalleeShape &shape, const std::atomic<bool> *cancel) {
+  const size_t n = shape.size();
+  Unwritten<NodeWeight> weight = unwritten_huge<NodeWeight>(n);
+  const uint32_t *members = shape.members.data(), *start = shape.member_start.data();
+  const size_t last = shape.members.size();
+  parallel_ranges(n, 0, [&](unsigned, size_t b, size_t e) {
+    constexpr size_t kAhead = 16;
+    for (size_t r = b; r < e; r++) {
+      if ((r & 0xffff) == 0 && cancelled(cancel)) return;
+      NodeWeight w;
+      for (uint32_t j = start[r]; j < start[r + 1]; j++) {
+        if (j + kAhead < last) __builtin_prefetch(&cum[members[j + kAhead]]);
+        const uint32_t s = members[j];
+        const int64_t c = cum[s];
+        if (c == 0) continue;
+        w.total += c;
+        w.offer_frame(t.frame(s), c);
+      }
+      weight[r] = w;
+    }
+  });
+  return weight;
+}
+
 // The structure and weights emit() reads: a merged tree of n result nodes (parents before
 // children), optionally with its children lists in creation order and its node ids.
 struct EmitInput {
@@ -232,7 +262,6 @@ struct HeavierFirst {
 void describe(uint32_t key, const NodeWeight &w, const NodeKeys &nk, const FunctionKeys &fk,
               const Profile &p, bool lines, TreeNode &node) {
   node.function_key = nk.function[key];
-  node.name = fk.label(node.function_key);
   node.frame = w.frame;
   node.line = lines ? nk.line[key] : p.frames[node.frame].line;
   node.self = w.self;
@@ -253,6 +282,7 @@ CallTree emit(const ViewWeights &v, const NodeKeys &nk, const EmitInput &m, cons
   CallTree out;
   out.view_total = v.total;
   const FunctionKeys &fk = v.functions();
+  out.functions = &fk;
   const Profile &p = v.profile();
   const uint32_t n = static_cast<uint32_t>(m.n);
   // Children lists, the top level's at index n: the given ones, or built here; sorted here.
@@ -321,33 +351,18 @@ CallTree call_tree(const ViewWeights &v, const TreeOptions &o, const std::atomic
       v.view.grouping == FunctionGrouping::name) {
     // The shape is the profile's; this view only adds its weights.
     std::shared_ptr<const CalleeShape> shape = v.index->callee_shape(o.lines);
-    const StackTree &t = *v.tree;
     std::span<const int64_t> cum = v.cum();
-    const size_t n = shape->size();
-    std::vector<NodeWeight> weight;
-    resize_huge(weight, n);
-    // Result nodes are in preorder, stack nodes in creation order: the weight entries are
-    // met in no order, so each is prefetched a few nodes ahead.
-    constexpr size_t kAhead = 16;
-    for (size_t i = 0; i < t.size(); i++) {
-      if ((i & 0xfffff) == 0 && cancelled(cancel)) break;
-      if (i + kAhead < t.size()) __builtin_prefetch(&weight[shape->of_node[i + kAhead]], 1);
-      if (cum[i] == 0) continue;
-      uint32_t r = shape->of_node[i];
-      FrameId f = t.frame(static_cast<uint32_t>(i));
-      NodeWeight &w = weight[r];
-      w.total += cum[i];
-      w.offer_frame(f, cum[i]);
-    }
+    Unwritten<NodeWeight> weight = gather_weights(*v.tree, cum, *shape, cancel);
+    if (cancelled(cancel)) return out;
     v.self().for_each([&](uint32_t node, int64_t w) {
       if (cum[node] != 0) weight[shape->of_node[node]].self += w;
     });
     EmitInput in;
-    in.n = n;
+    in.n = shape->size();
     in.parent = shape->parent.data();
     in.key = shape->key.data();
     in.depth = shape->depth.data();
-    in.weight = weight.data();
+    in.weight = weight.get();
     in.start = &shape->start;
     in.kids = &shape->kids;
     in.ids = shape->ids.data();

@@ -8,6 +8,7 @@
 // token before using the result.
 #pragma once
 
+#include "server/engine/function_keys.h"
 #include "server/engine/view_weights.h"
 
 #include <atomic>
@@ -31,26 +32,31 @@ struct TreeOptions {
   size_t max_nodes = 0;   // stop after this many nodes (preorder); 0: no limit
 };
 
+// 56 bytes: a flame graph of the full view has a node per merged path (millions on deep
+// profiles), written fresh by every query. The label is FunctionKeys::label(function_key).
 struct TreeNode {
   uint64_t id = 0;           // stable node id (< 2^53, safe as a JSON number)
   uint32_t parent = kNoNode; // index in CallTree::nodes; kNoNode at the top level
   uint32_t depth = 0;        // 0 at the top level
   uint32_t first_child = kNoNode, next_sibling = kNoNode; // children: total desc, then name
-  uint32_t function_key = kNoKey;
-  std::string_view name; // function label
-  int32_t line = 0;      // the node's line (lines mode), else its frame's line
-  FrameId frame = 0;     // heaviest frame merged into the node
-  int64_t self = 0;      // callees: samples ending here; callers: only at the top level,
-                         // samples whose leaf is the anchor
-  int64_t total = 0;     // samples through the node
+  uint32_t function_key = kNoKey;                         // the view's FunctionKeys
+  int32_t line = 0;  // the node's line (lines mode), else its frame's line
+  FrameId frame = 0; // heaviest frame merged into the node
+  int64_t self = 0;  // callees: samples ending here; callers: only at the top level,
+                     // samples whose leaf is the anchor
+  int64_t total = 0; // samples through the node
 };
+static_assert(sizeof(TreeNode) == 56);
 
 struct CallTree {
   bool anchored = false;
   bool anchor_found = false; // an anchored tree whose anchor matched some frame
   int64_t view_total = 0;
-  int64_t top_total = 0;       // sum of the top-level nodes' totals
-  std::vector<TreeNode> nodes; // preorder
+  int64_t top_total = 0;                   // sum of the top-level nodes' totals
+  std::vector<TreeNode> nodes;             // preorder
+  const FunctionKeys *functions = nullptr; // the view's, owned by its index
+
+  std::string_view name(const TreeNode &n) const { return functions->label(n.function_key); }
 };
 
 CallTree call_tree(const ViewWeights &view, const TreeOptions &options,

@@ -77,12 +77,14 @@ std::vector<HoverInfo::Neighbour> neighbours(const ViewWeights &v, const HoverTa
       collect(o);
     }
   }
-  std::sort(rows.begin(), rows.end(), [](const TreeNode &a, const TreeNode &b) {
-    return a.total != b.total ? a.total > b.total : a.name < b.name;
+  const FunctionKeys &fk = v.functions();
+  std::sort(rows.begin(), rows.end(), [&](const TreeNode &a, const TreeNode &b) {
+    return a.total != b.total ? a.total > b.total
+                              : fk.label(a.function_key) < fk.label(b.function_key);
   });
   std::vector<HoverInfo::Neighbour> out;
   for (size_t i = 0; i < rows.size() && i < 5; i++)
-    out.push_back({std::string(rows[i].name), rows[i].line, rows[i].total});
+    out.push_back({std::string(fk.label(rows[i].function_key)), rows[i].line, rows[i].total});
   return out;
 }
 

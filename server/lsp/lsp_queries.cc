@@ -53,7 +53,7 @@ json tree_nodes(const ViewWeights &value, const ProfileResolution *res, const Ca
     json node = {{"id", n.id},
                  {"parent", n.parent == kNoNode ? json(nullptr) : json(n.parent)},
                  {"depth", n.depth},
-                 {"name", n.name},
+                 {"name", value.functions().label(n.function_key)},
                  {"kind", frame_kind_name(fr.kind)},
                  {"frame", n.frame},
                  {"self", weight_pair(cs, n.self)},

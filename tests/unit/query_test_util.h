@@ -39,8 +39,8 @@ inline std::map<std::string, std::pair<int64_t, int64_t>> rows_of(const HotFunct
 inline std::string dump(const CallTree &t) {
   std::string s;
   for (const TreeNode &n : t.nodes)
-    s += std::string(n.depth * 2, ' ') + std::string(n.name) + " " + std::to_string(n.total) + "/" +
-         std::to_string(n.self) + "\n";
+    s += std::string(n.depth * 2, ' ') + std::string(t.name(n)) + " " + std::to_string(n.total) +
+         "/" + std::to_string(n.self) + "\n";
   return s;
 }
 

@@ -102,7 +102,7 @@ TEST(HiddenView, AHiddenRootLeavesItsChildrenAsRootsMergedWithTheirTwins) {
   EXPECT_EQ(fg.top_total, 7);
   std::vector<TreeNode> path = hottest_path(*w, {});
   ASSERT_EQ(path.size(), 1u);
-  EXPECT_EQ(path[0].name, "p.Y.y");
+  EXPECT_EQ(w->functions().label(path[0].function_key), "p.Y.y");
   EXPECT_EQ(path[0].total, 4);
 }
 
