@@ -1,11 +1,12 @@
 // Reading untrusted files into memory (see file_reader.h).
 #include "formats/file_reader.h"
 
+#include "formats/huge_pages.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,7 +15,6 @@ namespace hotlines {
 namespace {
 
 constexpr size_t kChunk = size_t(1) << 20;
-constexpr size_t kHugePage = size_t(2) << 20;
 
 const char *file_type_name(mode_t mode) {
   if (S_ISFIFO(mode)) return "a FIFO or pipe";
@@ -74,7 +74,7 @@ bool FileBytes::reserve(size_t n) {
   const size_t cap = huge ? (n + kHugePage - 1) / kHugePage * kHugePage : n;
   char *p = static_cast<char *>(huge ? std::aligned_alloc(kHugePage, cap) : std::malloc(cap));
   if (!p) return false;
-  if (huge) madvise(p, cap, MADV_HUGEPAGE); // fewer page faults; only a hint
+  advise_huge(p, cap);
   if (size_) std::memcpy(p, data_.get(), size_);
   data_.reset(p);
   capacity_ = cap;

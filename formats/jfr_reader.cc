@@ -9,6 +9,7 @@
 // chunk is an error with its byte offset.
 #include "formats/jfr_reader.h"
 
+#include "formats/huge_pages.h"
 #include "formats/jfr_chunk.h"
 #include "formats/jfr_chunk_reader.h"
 #include "formats/jfr_event_table.h"
@@ -414,7 +415,7 @@ void JfrRead::plan_ranges() {
   }
   for (ChunkWork &c : chunks) c.reader->route(c.routes);
   for (PlannedEvent &ev : events) {
-    ev.columns.stack.reserve(ev.size);
+    reserve_huge(ev.columns.stack, ev.size);
     if (options.sample_threads) ev.columns.thread.reserve(ev.size);
     if (options.sample_times) ev.columns.time.reserve(ev.size);
     if (ev.count) ev.columns.count.reserve(ev.size);

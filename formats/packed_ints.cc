@@ -1,6 +1,8 @@
 // PackedInts: block packing and unpacking (see packed_ints.h).
 #include "formats/packed_ints.h"
 
+#include "formats/huge_pages.h"
+
 #include <algorithm>
 #include <bit>
 
@@ -123,8 +125,10 @@ void PackedInts::put_block(const int64_t *values, size_t n) {
   const uint64_t range = static_cast<uint64_t>(hi) - base;
   const unsigned w = width_of(range);
   const size_t offset = data_.size();
-  if (offset + w * n > data_.capacity() && expect_ > packed_) // room for the rest at this width
+  if (offset + w * n > data_.capacity() && expect_ > packed_) { // room for the rest at this width
     data_.reserve(std::max(offset + w * (expect_ - packed_), 2 * data_.capacity()));
+    advise_huge(data_.data(), data_.capacity());
+  }
   data_.resize(offset + w * n);
   pack_any(w, values, n, base, data_.data() + offset);
   const unsigned top = w ? static_cast<unsigned>(range >> (8 * (w - 1))) : 0;

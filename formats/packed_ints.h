@@ -15,6 +15,8 @@
 // of threads.
 #pragma once
 
+#include "formats/default_init_allocator.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -127,7 +129,8 @@ private:
   }
 
   std::vector<Block> blocks_;
-  std::vector<uint8_t> data_; // packed values, block after block
+  // Packed values, block after block; grown by resize() right before the new bytes are written.
+  std::vector<uint8_t, DefaultInitAllocator<uint8_t>> data_;
   size_t size_ = 0;
   size_t packed_ = 0;         // values in blocks_; the rest, [packed_, size_), are in tail_
   std::vector<int64_t> tail_; // raw values of the block being filled

@@ -5,6 +5,7 @@
 // cache misses of different samples overlap (a 1-million-stack profile loads in ~1.5 s).
 #include "formats/pprof_reader.h"
 
+#include "formats/huge_pages.h"
 #include "formats/pprof_decoder.h"
 #include "formats/pprof_prune.h"
 #include "formats/pprof_sample_types.h"
@@ -13,7 +14,6 @@
 #include <charconv>
 #include <cstdio>
 #include <limits>
-#include <sys/mman.h>
 #include <unordered_map>
 #include <vector>
 
@@ -65,13 +65,7 @@ private:
   void rehash(size_t n) {
     std::vector<Entry> old = std::move(table_);
     table_ = std::vector<Entry>();
-    table_.reserve(n);
-    if (n * sizeof(Entry) >= (size_t(8) << 20)) { // a hint; errors are harmless
-      uintptr_t begin = reinterpret_cast<uintptr_t>(table_.data()) & ~uintptr_t(4095);
-      uintptr_t end = reinterpret_cast<uintptr_t>(table_.data() + n);
-      madvise(reinterpret_cast<void *>(begin), end - begin, MADV_HUGEPAGE);
-    }
-    table_.resize(n);
+    resize_huge(table_, n);
     mask_ = n - 1;
     shift_ = 64 - __builtin_ctzll(n);
     for (const Entry &e : old) {

@@ -6,13 +6,14 @@
 // Also here: mix64, the hash those tables' callers use. Not thread-safe.
 #pragma once
 
+#include "formats/huge_pages.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <new>
-#include <sys/mman.h>
 
 namespace hotlines {
 
@@ -31,13 +32,11 @@ inline uint64_t mix64(uint64_t k) {
 // probe of a table of millions of entries also misses the TLB. Freed with std::free. Throws
 // std::bad_alloc.
 inline void *allocate_table(size_t bytes) {
-  constexpr size_t kHuge = size_t{2} << 20;
-  void *p = bytes >= kHuge ? std::aligned_alloc(kHuge, (bytes + kHuge - 1) / kHuge * kHuge)
-                           : std::malloc(bytes);
+  void *p = bytes >= kHugePage
+                ? std::aligned_alloc(kHugePage, (bytes + kHugePage - 1) / kHugePage * kHugePage)
+                : std::malloc(bytes);
   if (!p) throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-  if (bytes >= kHuge) madvise(p, bytes, MADV_HUGEPAGE);
-#endif
+  advise_huge(p, bytes);
   std::memset(p, 0xff, bytes);
   return p;
 }

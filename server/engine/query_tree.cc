@@ -9,11 +9,11 @@
 // name.
 #include "server/engine/query_tree.h"
 
+#include "formats/huge_pages.h"
 #include "server/engine/callee_shape.h"
 #include "server/engine/child_index.h"
 #include "server/engine/flat_map.h"
 #include "server/engine/function_keys.h"
-#include "server/engine/huge_pages.h"
 #include "server/engine/line_keys.h"
 #include "server/engine/parallel.h"
 #include "server/engine/profile_index.h"

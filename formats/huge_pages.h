@@ -1,7 +1,9 @@
-// resize_huge: sizes a large vector after asking the kernel for transparent huge pages for its
-// buffer, so that filling hundreds of MB (a flame graph's nodes, per-node scratch arrays) takes
-// one page fault per 2 MiB instead of one per 4 KiB. Only a hint: where the kernel declines, the
-// vector is the same, just slower to touch. unwritten_huge: the same for an array that is not
+// advise_huge, reserve_huge, resize_huge: ask the kernel for transparent huge pages for a large
+// buffer (this kernel gives them only where asked: THP "madvise"), so that filling hundreds of
+// MB (a flame graph's nodes, sample columns, per-node scratch arrays) takes one page fault per 2
+// MiB instead of one per 4 KiB; on a virtual machine a fault costs microseconds. Only a hint:
+// where the kernel declines, the buffer is the same, just slower to touch. unwritten_huge: an
+// array that is not
 // initialized, for passes that write every element from several threads (each thread's first
 // touch zeroes its own pages, and nothing writes them twice). Any thread (each touches only the
 // given buffer).
@@ -20,16 +22,16 @@
 
 namespace hotlines {
 
-// Advises huge pages for the whole 2 MiB pages inside [at, at + bytes) (when it spans at least
-// two); nothing is touched.
+inline constexpr size_t kHugePage = size_t{2} << 20;
+
+// Advises huge pages for the whole 2 MiB pages inside [at, at + bytes), if any; nothing is
+// touched.
 inline void advise_huge(const void *at, size_t bytes) {
 #ifdef MADV_HUGEPAGE
-  const size_t huge = size_t{2} << 20;
-  if (bytes >= 2 * huge) {
-    const uintptr_t a = reinterpret_cast<uintptr_t>(at);
-    const uintptr_t begin = (a + huge - 1) & ~(huge - 1), end = (a + bytes) & ~(huge - 1);
-    if (end > begin) madvise(reinterpret_cast<void *>(begin), end - begin, MADV_HUGEPAGE);
-  }
+  const uintptr_t a = reinterpret_cast<uintptr_t>(at);
+  const uintptr_t begin = (a + kHugePage - 1) & ~(kHugePage - 1),
+                  end = (a + bytes) & ~(kHugePage - 1);
+  if (end > begin) madvise(reinterpret_cast<void *>(begin), end - begin, MADV_HUGEPAGE);
 #else
   (void)at;
   (void)bytes;
