@@ -186,8 +186,8 @@ struct JfrRead {
     recording_span(list, &start, &end);
     threads = options.threads ? options.threads : std::thread::hardware_concurrency();
     threads = std::max(threads, 1u);
-    spare_stacks.reserve(threads); // give_spare() never allocates
-    spare_columns.reserve(threads);
+    spare_stacks.reserve(spares()); // give_spare() never allocates
+    spare_columns.reserve(spares());
   }
 
   // Pass 1, on a worker: what chunk i holds.
@@ -240,8 +240,10 @@ struct JfrRead {
   std::condition_variable cv;
   size_t resolved = 0;
   // The buffers of merged slices, for the next slices to take (a fresh buffer costs a page
-  // fault and a zeroing per page): at most one set per worker, freed after the last slice.
-  // Guarded by spare_mu.
+  // fault and a zeroing per page): as many sets as slices can be in flight (run_in_order's
+  // window of threads + 1 slices read ahead, and the one being merged), freed after the last
+  // slice. Guarded by spare_mu.
+  size_t spares() const { return threads + 2; }
   std::mutex spare_mu;
   std::vector<JfrRawStacks> spare_stacks;
   std::vector<std::vector<JfrEventColumns>> spare_columns;
@@ -254,7 +256,7 @@ struct JfrRead {
   }
   template <class T> void give_spare(std::vector<T> &to, T &&t) {
     std::lock_guard<std::mutex> lock(spare_mu);
-    if (to.size() < threads) to.push_back(std::move(t));
+    if (to.size() < spares()) to.push_back(std::move(t));
   }
   std::vector<std::string> producers;
   int64_t period = 0;
@@ -447,8 +449,17 @@ void JfrRead::read_slice(size_t k) {
       for (size_t e = 0; e < events.size(); e++) {
         JfrEventColumns &raw = sw.raw[e];
         const size_t cap = sw.ranges[e].capacity;
-        // Filled with defaults, or empty when the event has no such column.
-        const auto fit = [cap](auto &column, bool used) { column.assign(used ? cap : 0, {}); };
+        // Filled with defaults, or empty when the event has no such column. A column that
+        // grows takes a quarter more than it needs, so that the next slices, of about the
+        // same size, refill it in place instead of faulting in a fresh buffer each.
+        const auto fit = [cap](auto &column, bool used) {
+          const size_t n = used ? cap : 0;
+          if (n > column.capacity()) {
+            column = {};
+            column.reserve(n + n / 4);
+          }
+          column.assign(n, {});
+        };
         fit(raw.stack, true);
         fit(raw.thread, options.sample_threads);
         fit(raw.time, options.sample_times);
