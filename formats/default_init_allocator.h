@@ -1,6 +1,7 @@
 // DefaultInitAllocator: std::allocator whose value-less construct() default-initializes, so that
 // resize() of a vector of plain integers leaves the new elements unwritten instead of zeroing
-// them first: for buffers that are written right after they grow (PackedInts' packed bytes).
+// them first: for buffers that are written right after they grow (PackedInts' packed bytes, a
+// JFR slice's sample columns).
 // Stateless; any thread.
 #pragma once
 

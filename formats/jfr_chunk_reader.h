@@ -10,6 +10,7 @@
 // prepared, and the constant pools, which load once).
 #pragma once
 
+#include "formats/default_init_allocator.h"
 #include "formats/jfr_chunk.h"
 #include "formats/jfr_event_table.h"
 #include "formats/jfr_raw_stacks.h"
@@ -51,15 +52,20 @@ struct JfrChunkInfo {
   std::vector<JfrSlice> slices; // the chunk's events, in order
 };
 
-// The sample columns of one product event, sized by the caller before decoding.
+// A column of JfrEventColumns: resize() leaves new elements unwritten.
+template <class T> using JfrColumn = std::vector<T, DefaultInitAllocator<T>>;
+
+// The sample columns of one product event, sized by the caller before decoding. decode() writes
+// every column of each sample it counts in JfrColumnRange::written, and only those are read, so
+// the columns are sized, not filled.
 struct JfrEventColumns {
-  std::vector<StackId> stack;
-  std::vector<ThreadId> thread; // empty when the load leaves threads out (sample_threads)
-  std::vector<int64_t> time;    // empty when the load leaves times out (sample_times)
-  std::vector<int64_t> count;   // allocated only when a source has counts other than 1
-  std::vector<int64_t> value;   // allocated only when a source has values other than the count
-  std::vector<uint32_t> state;  // allocated only when a source has a thread state
-  std::vector<uint8_t> source;  // allocated only for an event of several sources: which one
+  JfrColumn<StackId> stack;
+  JfrColumn<ThreadId> thread; // empty when the load leaves threads out (sample_threads)
+  JfrColumn<int64_t> time;    // empty when the load leaves times out (sample_times)
+  JfrColumn<int64_t> count;   // allocated only when a source has counts other than 1
+  JfrColumn<int64_t> value;   // allocated only when a source has values other than the count
+  JfrColumn<uint32_t> state;  // allocated only when a source has a thread state
+  JfrColumn<uint8_t> source;  // allocated only for an event of several sources: which one
 };
 
 // Where the samples of one JFR type go in pass 2: the caller's ranges[range], as source

@@ -449,16 +449,16 @@ void JfrRead::read_slice(size_t k) {
       for (size_t e = 0; e < events.size(); e++) {
         JfrEventColumns &raw = sw.raw[e];
         const size_t cap = sw.ranges[e].capacity;
-        // Filled with defaults, or empty when the event has no such column. A column that
-        // grows takes a quarter more than it needs, so that the next slices, of about the
-        // same size, refill it in place instead of faulting in a fresh buffer each.
+        // Sized (decode() writes what is read), or empty when the event has no such column.
+        // A column that grows takes a quarter more than it needs, so that the next slices, of
+        // about the same size, reuse it instead of faulting in a fresh buffer each.
         const auto fit = [cap](auto &column, bool used) {
           const size_t n = used ? cap : 0;
           if (n > column.capacity()) {
             column = {};
             column.reserve(n + n / 4);
           }
-          column.assign(n, {});
+          column.resize(n);
         };
         fit(raw.stack, true);
         fit(raw.thread, options.sample_threads);
