@@ -3,10 +3,9 @@
 // MB (a flame graph's nodes, sample columns, per-node scratch arrays) takes one page fault per 2
 // MiB instead of one per 4 KiB; on a virtual machine a fault costs microseconds. Only a hint:
 // where the kernel declines, the buffer is the same, just slower to touch. unwritten_huge: an
-// array that is not
-// initialized, for passes that write every element from several threads (each thread's first
-// touch zeroes its own pages, and nothing writes them twice). Any thread (each touches only the
-// given buffer).
+// array that is not initialized, for passes that write every element from several threads
+// (each thread's first touch zeroes its own pages, and nothing writes them twice).
+// Any thread (each touches only the given buffer).
 #pragma once
 
 #include <algorithm>

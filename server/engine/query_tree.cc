@@ -176,8 +176,8 @@ void merge_callers(const ViewWeights &v, const NodeKeys &nk, const std::vector<u
 
 // The totals and heaviest frames of a view on the result nodes of the profile's callee shape
 // (self weights left 0), on both cores: each worker takes a range of result nodes and sums
-// their member stack nodes, whose weights and frames are read in no order, so each is
-// prefetched a few members ahead. Every entry is written once; on cancel some are not written
+// their member stack nodes, whose weights are read in no order, so each is prefetched a few
+// members ahead. Every entry is written once; on cancel some are not written
 // at all, so the caller drops the result.
 Unwritten<NodeWeight> gather_weights(const StackTree &t, std::span<const int64_t> cum,
                                      const CalleeShape &shape, const std::atomic<bool> *cancel) {
@@ -347,6 +347,7 @@ CallTree call_tree(const ViewWeights &v, const TreeOptions &o, const std::atomic
   std::vector<uint8_t> anchor = anchor_frames(v, o, cancel);
   const bool anchored = !anchor.empty();
   CallTree out;
+  out.functions = &v.functions();
   if (!anchored && o.direction == TreeDirection::callees && v.tree->is_profile_tree() &&
       v.view.grouping == FunctionGrouping::name) {
     // The shape is the profile's; this view only adds its weights.

@@ -5,6 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <map>
+#include <string>
+#include <vector>
+
 using namespace hotlines;
 using namespace hotlines::test;
 
@@ -204,6 +209,47 @@ TEST(QueryTree, MinPctAndMaxNodesPrune) {
   o = {};
   o.max_depth = 1;
   EXPECT_EQ(call_tree(*view_of(*f.idx), o).nodes.size(), 1u);
+}
+
+// A flame graph of 143,434 nodes, more than a query splits between two workers (its weights
+// are gathered per node range on each): every node's total and self equal sums over the
+// samples by path, and a cancelled query returns no node.
+TEST(QueryTree, ALargeFlameGraphEqualsSumsByPath) {
+  TestProfile t;
+  std::vector<FrameId> fn;
+  for (int i = 0; i < 100; i++) fn.push_back(t.native("f" + std::to_string(i)));
+  const FrameId root = t.native("root");
+  std::map<std::string, std::pair<int64_t, int64_t>> want; // path -> total, self
+  for (int i = 0; i < 200000; i++) {
+    const int k[3] = {i % 100, i / 100 % 100, i / 10000};
+    const int64_t w = i % 7 + 1;
+    std::vector<FrameId> frames = {root};
+    std::string path = "root";
+    want[path].first += w;
+    for (int d = 0; d < (i % 3 == 0 ? 2 : 3); d++) { // a third of the stacks end a level up
+      frames.push_back(fn[k[d]]);
+      path += ";f" + std::to_string(k[d]);
+      want[path].first += w;
+    }
+    want[path].second += w;
+    t.sample("cpu", frames, "main", 0, w);
+  }
+  auto idx = index_of(t);
+  auto v = view_of(*idx);
+  CallTree g = flame_graph(*v);
+  ASSERT_EQ(want.size(), 143434u); // 1 + 100 + 100 * 100 + two thirds of 200,000
+  ASSERT_EQ(g.nodes.size(), want.size());
+  std::vector<std::string> paths(g.nodes.size());
+  for (size_t i = 0; i < g.nodes.size(); i++) {
+    const TreeNode &n = g.nodes[i];
+    paths[i] = (n.parent == kNoNode ? "" : paths[n.parent] + ";") + std::string(g.name(n));
+    auto it = want.find(paths[i]);
+    ASSERT_NE(it, want.end()) << paths[i];
+    EXPECT_EQ(n.total, it->second.first) << paths[i];
+    EXPECT_EQ(n.self, it->second.second) << paths[i];
+  }
+  std::atomic<bool> cancel{true};
+  EXPECT_TRUE(flame_graph(*v, {}, &cancel).nodes.empty());
 }
 
 TEST(QueryTree, HiddenFramesReshapeTheTree) {
