@@ -70,11 +70,9 @@ ReadStatus read_fd(int fd, uint64_t expected, FileBytes *out, std::string *error
 
 bool FileBytes::reserve(size_t n) {
   if (n <= capacity_) return true;
-  const bool huge = n >= kHugePage;
-  const size_t cap = huge ? (n + kHugePage - 1) / kHugePage * kHugePage : n;
-  char *p = static_cast<char *>(huge ? std::aligned_alloc(kHugePage, cap) : std::malloc(cap));
+  const size_t cap = huge_capacity(n);
+  char *p = static_cast<char *>(allocate_huge(cap));
   if (!p) return false;
-  advise_huge(p, cap);
   if (size_) std::memcpy(p, data_.get(), size_);
   data_.reset(p);
   capacity_ = cap;

@@ -1,10 +1,10 @@
-// advise_huge, reserve_huge, resize_huge: ask the kernel for transparent huge pages for a large
-// buffer (this kernel gives them only where asked: THP "madvise"), so that filling hundreds of
-// MB (a flame graph's nodes, sample columns, per-node scratch arrays) takes one page fault per 2
-// MiB instead of one per 4 KiB; on a virtual machine a fault costs microseconds. Only a hint:
-// where the kernel declines, the buffer is the same, just slower to touch. unwritten_huge: an
-// array that is not initialized, for passes that write every element from several threads
-// (each thread's first touch zeroes its own pages, and nothing writes them twice).
+// advise_huge, allocate_huge, reserve_huge, resize_huge: ask the kernel for transparent huge
+// pages for a large buffer (this kernel gives them only where asked: THP "madvise"), so that
+// filling hundreds of MB (a flame graph's nodes, sample columns, per-node scratch arrays) takes one
+// page fault per 2 MiB instead of one per 4 KiB; on a virtual machine a fault costs microseconds.
+// Only a hint: where the kernel declines, the buffer is the same, just slower to touch.
+// unwritten_huge: an array that is not initialized, for passes that write every element from
+// several threads (each thread's first touch zeroes its own pages, and nothing writes them twice).
 // Any thread (each touches only the given buffer).
 #pragma once
 
@@ -37,6 +37,20 @@ inline void advise_huge(const void *at, size_t bytes) {
 #endif
 }
 
+// The bytes allocate_huge() gives for `bytes`: rounded up to whole huge pages from one up.
+inline size_t huge_capacity(size_t bytes) {
+  return bytes >= kHugePage ? (bytes + kHugePage - 1) / kHugePage * kHugePage : bytes;
+}
+
+// huge_capacity(bytes) bytes (at least one), not initialized, to be freed with std::free: from
+// one huge page up, aligned to a huge page and advised huge pages. nullptr when out of memory.
+inline void *allocate_huge(size_t bytes) {
+  const size_t cap = std::max<size_t>(huge_capacity(bytes), 1);
+  void *p = cap >= kHugePage ? std::aligned_alloc(kHugePage, cap) : std::malloc(cap);
+  if (p) advise_huge(p, cap);
+  return p;
+}
+
 // Reserves room for n elements in an empty vector and advises huge pages for it.
 template <class T> void reserve_huge(std::vector<T> &v, size_t n) {
   v.reserve(n);
@@ -52,9 +66,8 @@ template <class T> using Unwritten = std::unique_ptr<T[], FreeDeleter>;
 // it. T is an implicit-lifetime type (trivially copyable and destructible).
 template <class T> Unwritten<T> unwritten_huge(size_t n) {
   static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
-  void *p = std::malloc(std::max<size_t>(n, 1) * sizeof(T));
+  void *p = allocate_huge(n * sizeof(T));
   if (!p) throw std::bad_alloc();
-  advise_huge(p, n * sizeof(T));
   return Unwritten<T>(static_cast<T *>(p));
 }
 

@@ -32,11 +32,8 @@ inline uint64_t mix64(uint64_t k) {
 // probe of a table of millions of entries also misses the TLB. Freed with std::free. Throws
 // std::bad_alloc.
 inline void *allocate_table(size_t bytes) {
-  void *p = bytes >= kHugePage
-                ? std::aligned_alloc(kHugePage, (bytes + kHugePage - 1) / kHugePage * kHugePage)
-                : std::malloc(bytes);
+  void *p = allocate_huge(bytes);
   if (!p) throw std::bad_alloc();
-  advise_huge(p, bytes);
   std::memset(p, 0xff, bytes);
   return p;
 }

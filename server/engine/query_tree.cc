@@ -177,8 +177,8 @@ void merge_callers(const ViewWeights &v, const NodeKeys &nk, const std::vector<u
 // The totals and heaviest frames of a view on the result nodes of the profile's callee shape
 // (self weights left 0), on both cores: each worker takes a range of result nodes and sums
 // their member stack nodes, whose weights are read in no order, so each is prefetched a few
-// members ahead. Every entry is written once; on cancel some are not written
-// at all, so the caller drops the result.
+// members ahead. Every entry is written once; on cancel some are never written, so the caller
+// drops the result.
 Unwritten<NodeWeight> gather_weights(const StackTree &t, std::span<const int64_t> cum,
                                      const CalleeShape &shape, const std::atomic<bool> *cancel) {
   const size_t n = shape.size();
@@ -277,12 +277,11 @@ void describe_node(const EmitInput &m, uint32_t r, const NodeKeys &nk, const Fun
 // depth-first walk with an explicit stack (no recursion on the tree's depth) appends each kept
 // node to the output, so every node is written once and in order, with its parent and previous
 // sibling patched as it lands. Pruning (depth, min pct) drops whole subtrees; max_nodes keeps a
-// preorder prefix.
-CallTree emit(const ViewWeights &v, const NodeKeys &nk, const EmitInput &m, const TreeOptions &o) {
-  CallTree out;
+// preorder prefix. The nodes and totals go into `out`, which names the view's functions.
+void emit(const ViewWeights &v, const NodeKeys &nk, const EmitInput &m, const TreeOptions &o,
+          CallTree &out) {
   out.view_total = v.total;
   const FunctionKeys &fk = v.functions();
-  out.functions = &fk;
   const Profile &p = v.profile();
   const uint32_t n = static_cast<uint32_t>(m.n);
   // Children lists, the top level's at index n: the given ones, or built here; sorted here.
@@ -337,7 +336,6 @@ CallTree emit(const ViewWeights &v, const NodeKeys &nk, const EmitInput &m, cons
                              fk.label_hash(node.function_key), o.lines ? nk.line[m.key[r]] : -1);
     stack.push_back({start[r], start[r + 1], at, kNoNode});
   }
-  return out;
 }
 
 } // namespace
@@ -367,14 +365,14 @@ CallTree call_tree(const ViewWeights &v, const TreeOptions &o, const std::atomic
     in.start = &shape->start;
     in.kids = &shape->kids;
     in.ids = shape->ids.data();
-    out = emit(v, nk, in, o);
+    emit(v, nk, in, o, out);
   } else {
     Merged m;
     if (o.direction == TreeDirection::callers && anchored)
       merge_callers(v, nk, anchor, o.max_depth, m, cancel);
     else if (o.direction == TreeDirection::callees)
       merge_callees(v, nk, anchor, o.max_depth, m, cancel);
-    out = emit(v, nk, input_of(m), o);
+    emit(v, nk, input_of(m), o, out);
   }
   out.anchored = anchored;
   out.anchor_found = anchored && std::find(anchor.begin(), anchor.end(), 1) != anchor.end();

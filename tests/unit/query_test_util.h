@@ -28,6 +28,11 @@ inline std::shared_ptr<const ViewWeights> view_of(const ProfileIndex &idx, const
   return r.weights;
 }
 
+// The label of a node the view's queries returned (hottest_path's nodes carry no tree).
+inline std::string label_of(const ViewWeights &v, const TreeNode &n) {
+  return std::string(v.functions().label(n.function_key));
+}
+
 // Hot functions as name -> (self, total).
 inline std::map<std::string, std::pair<int64_t, int64_t>> rows_of(const HotFunctions &h) {
   std::map<std::string, std::pair<int64_t, int64_t>> m;

@@ -108,7 +108,7 @@ TEST(QueryTree, HottestPathFollowsHeaviestChild) {
   Fixture f;
   auto v = view_of(*f.idx);
   std::vector<TreeNode> path = hottest_path(*v, {});
-  auto name = [&](const TreeNode &n) { return v->functions().label(n.function_key); };
+  auto name = [&](const TreeNode &n) { return label_of(*v, n); };
   ASSERT_EQ(path.size(), 4u);
   EXPECT_EQ(name(path[0]), "p.Main.main");
   EXPECT_EQ(name(path[1]), "p.Main.run");
@@ -150,7 +150,7 @@ TEST(QueryTree, HottestPathSkipsSubtreesThatWeighNothing) {
     v.grouping = g;
     auto w = view_of(*idx, v);
     std::vector<TreeNode> path = hottest_path(*w, {});
-    auto name = [&](const TreeNode &n) { return w->functions().label(n.function_key); };
+    auto name = [&](const TreeNode &n) { return label_of(*w, n); };
     ASSERT_EQ(path.size(), 3u);
     EXPECT_EQ(name(path[0]), "r");
     EXPECT_EQ(path[0].total, 2);
