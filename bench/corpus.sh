@@ -20,6 +20,7 @@
 # Usage: bench/corpus.sh [BUILD_DIR]   (default: build; needs jfr_load_bench and a JDK)
 #   BENCH_DATA=DIR  keep the files in DIR instead of BUILD_DIR/bench-data
 #   SECONDS_PER_RECORDING=N  how long each workload runs (default 110)
+#   MIN_MB=N  a recording under N MB (default 200) is made again, for proportionally longer
 set -euo pipefail
 
 . "$(dirname "$0")/lib.sh"
@@ -28,6 +29,7 @@ need_tools java javac jfr awk
 bench=$build/bench/jfr_load_bench
 data=${BENCH_DATA:-$build/bench-data}
 seconds=${SECONDS_PER_RECORDING:-110}
+min_mb=${MIN_MB:-200}
 mkdir -p "$data"
 data=$(cd "$data" && pwd)
 
@@ -94,9 +96,10 @@ deep_jfc='<?xml version="1.0" encoding="UTF-8"?>
   <event name="jdk.JVMInformation"><setting name="enabled">true</setting><setting name="period">beginChunk</setting></event>
 </configuration>'
 
-# Each recording is written to a temporary name and renamed when complete.
+# Each recording (record_* OUT SECONDS [LIB]) is written to a temporary name and renamed when
+# complete.
 record_busy() {
-  local out=$1 work=$data/work-busy tmp=${1%.jfr}.partial.jfr
+  local out=$1 seconds=$2 work=$data/work-busy tmp=${1%.jfr}.partial.jfr
   echo "== recording $out: JDK Flight Recorder, 16 threads, $seconds s"
   mkdir -p "$work"
   cp "$root/bench/jdk_busy_workload.java" "$work/BusyWorkload.java"
@@ -119,7 +122,7 @@ deep_workload() {
 }
 
 record_deep_jdk() {
-  local out=$1 work=$data/work-deep tmp=${1%.jfr}.partial.jfr
+  local out=$1 seconds=$2 work=$data/work-deep tmp=${1%.jfr}.partial.jfr
   echo "== recording $out: JDK Flight Recorder, 16 threads, $seconds s"
   deep_workload "$work"
   echo "$deep_jfc" > "$work/deep.jfc"
@@ -131,13 +134,28 @@ record_deep_jdk() {
 }
 
 record_deep_ap() {
-  local out=$1 lib=$2 work=$data/work-deep tmp=${1%.jfr}.partial.jfr
+  local out=$1 seconds=$2 lib=$3 work=$data/work-deep tmp=${1%.jfr}.partial.jfr
   echo "== recording $out: async-profiler ($lib), 16 threads, $seconds s"
   deep_workload "$work"
   (cd "$work" && java -Xmx2g \
     -agentpath:"$lib"=start,event=cpu,interval=100us,alloc=1k,chunksize=128m,jfr,file="$tmp" \
     DeepStacks "$seconds" 16 60000 > /dev/null)
   mv "$tmp" "$out"
+}
+
+# record FN OUT [LIB]: FN OUT SECONDS [LIB] for $seconds; a file under $min_mb MB is recorded
+# again for as much longer as it fell short, and a quarter more (how much a second of recording
+# writes depends on the machine: one 2-core VM wrote 246 MB of deep stacks in 110 s, another 133).
+record() {
+  local fn=$1 out=$2 lib=${3:-} s=$seconds size
+  "$fn" "$out" "$s" ${lib:+"$lib"}
+  size=$(stat -c %s "$out")
+  if ((size < min_mb * 1000000)); then
+    s=$((s * min_mb * 1250000 / size + 1))
+    echo "== $out: $((size / 1000000)) MB, under $min_mb MB: recording it again"
+    rm -f "$out"
+    "$fn" "$out" "$s" ${lib:+"$lib"}
+  fi
 }
 
 field() { sed -n "s|.*[[:space:]]$1=\([^[:space:]]*\).*|\1|p" <<< "$2"; }
@@ -160,11 +178,11 @@ describe() {
 busy=$data/jdk-busy.jfr
 deep=$data/deep-stacks.jfr
 deep_ap=$data/deep-stacks-ap.jfr
-[ -s "$busy" ] || record_busy "$busy"
-[ -s "$deep" ] || record_deep_jdk "$deep"
+[ -s "$busy" ] || record record_busy "$busy"
+[ -s "$deep" ] || record record_deep_jdk "$deep"
 lib=$(async_profiler_lib)
 if [ -n "$lib" ]; then
-  [ -s "$deep_ap" ] || record_deep_ap "$deep_ap" "$lib"
+  [ -s "$deep_ap" ] || record record_deep_ap "$deep_ap" "$lib"
 elif [ ! -s "$deep_ap" ]; then
   echo "== async-profiler not installed (set ASYNC_PROFILER_HOME): no $deep_ap"
 fi
