@@ -2,10 +2,13 @@
 // column whose final length nobody knows until it is built (the stack tree: 12 M nodes on a
 // deep-stacks recording). A std::vector doubles by copying, so growing to n holds up to 3n at
 // once and keeps up to 2n; here the pages are mapped and grown with mremap, which moves no
-// bytes, and room not yet written costs no memory. take() hands the column over as an exact
-// std::vector, releasing each part once copied, so the two copies never coexist whole.
+// bytes, and room not yet written costs no memory (its pages, huge ones once it is large, are
+// faulted in as it is written). take() hands the column over as an exact std::vector,
+// releasing each part once copied, so the two copies never coexist whole.
 // Not thread-safe; one owner.
 #pragma once
+
+#include "formats/huge_pages.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -52,7 +55,7 @@ public:
   // 1 MiB at a time and drops the pages copied, so the peak is the vector plus 1 MiB.
   std::vector<T> take() {
     std::vector<T> out;
-    out.reserve(size_);
+    reserve_huge(out, size_);
     constexpr size_t kPiece = (size_t{1} << 20) / sizeof(T);
     auto *base = reinterpret_cast<char *>(data_);
     size_t dropped = 0; // bytes
@@ -82,6 +85,7 @@ private:
         data_ ? mremap(data_, bytes_, bytes, MREMAP_MAYMOVE)
               : mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
+    advise_huge(p, bytes);
     data_ = static_cast<T *>(p);
     bytes_ = bytes;
     capacity_ = bytes / sizeof(T);

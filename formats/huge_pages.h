@@ -1,5 +1,5 @@
-// advise_huge, allocate_huge, reserve_huge, resize_huge: ask the kernel for transparent huge
-// pages for a large buffer (this kernel gives them only where asked: THP "madvise"), so that
+// advise_huge, allocate_huge, reserve_huge, resize_huge, HugeVector: ask the kernel for transparent
+// huge pages for a large buffer (this kernel gives them only where asked: THP "madvise"), so that
 // filling hundreds of MB (a flame graph's nodes, sample columns, per-node scratch arrays) takes one
 // page fault per 2 MiB instead of one per 4 KiB; on a virtual machine a fault costs microseconds.
 // Only a hint: where the kernel declines, the buffer is the same, just slower to touch.
@@ -70,6 +70,24 @@ template <class T> Unwritten<T> unwritten_huge(size_t n) {
   if (!p) throw std::bad_alloc();
   return Unwritten<T>(static_cast<T *>(p));
 }
+
+// The allocator of a vector that grows large one element at a time (a JFR slice's references,
+// a hash table's slots): a buffer of a huge page or more comes from allocate_huge(), so the
+// vector's growth faults in 2 MiB pages, not 4 KiB ones; smaller ones from malloc.
+template <class T> struct HugeAllocator {
+  using value_type = T;
+  HugeAllocator() = default;
+  template <class U> HugeAllocator(const HugeAllocator<U> &) noexcept {}
+  T *allocate(size_t n) {
+    if (n > SIZE_MAX / sizeof(T)) throw std::bad_array_new_length();
+    void *p = allocate_huge(n * sizeof(T));
+    if (!p) throw std::bad_alloc();
+    return static_cast<T *>(p);
+  }
+  void deallocate(T *p, size_t) noexcept { std::free(p); }
+  template <class U> bool operator==(const HugeAllocator<U> &) const noexcept { return true; }
+};
+template <class T> using HugeVector = std::vector<T, HugeAllocator<T>>;
 
 // reserve_huge, then resize to n (value-initialized, as resize does).
 template <class T> void resize_huge(std::vector<T> &v, size_t n) {

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "formats/default_init_allocator.h"
+#include "formats/huge_pages.h"
 #include "formats/jfr_chunk.h"
 #include "formats/jfr_event_table.h"
 #include "formats/jfr_raw_stacks.h"
@@ -92,10 +93,11 @@ struct JfrSliceRefs {
     uint64_t key = 0, key_b = 0; // a thread: the sampled thread, else (b) the event thread
     size_t at = 0;               // where the first use is, for warnings
   };
-  std::vector<Ref> stacks, threads;
+  HugeVector<Ref> stacks; // many on deep-stack recordings
+  std::vector<Ref> threads;
   std::vector<Ref> states; // jdk.types.ThreadState references (state index 0 is none)
   // Resolution order: 3 * i + kind, i an index into stacks (kind 0), threads (1) or states (2).
-  std::vector<uint32_t> order;
+  HugeVector<uint32_t> order;
   int64_t bad_events = 0, bad_event_offset = -1;
   std::string error; // set when the slice cannot be decoded
   int64_t error_offset = -1;

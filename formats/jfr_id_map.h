@@ -3,6 +3,8 @@
 // beats std::unordered_map several times on the reader's hot paths. Not thread-safe.
 #pragma once
 
+#include "formats/huge_pages.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -70,7 +72,7 @@ private:
 
   void grow() {
     size_t cap = slots_.empty() ? 16 : slots_.size() * 2;
-    std::vector<Slot> old;
+    HugeVector<Slot> old;
     old.swap(slots_);
     slots_.resize(cap);
     mask_ = cap - 1;
@@ -81,7 +83,7 @@ private:
       if (s.key != kEmpty) insert(s.key, s.value);
   }
 
-  std::vector<Slot> slots_;
+  HugeVector<Slot> slots_;
   size_t size_ = 0;
   size_t mask_ = 0;
   int shift_ = 64;

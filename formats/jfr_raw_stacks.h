@@ -9,6 +9,7 @@
 // one chunk read on any threads at once; the result is handed to the resolving thread.
 #pragma once
 
+#include "formats/huge_pages.h"
 #include "formats/jfr_constant_pool.h"
 #include "formats/jfr_decoder.h"
 #include "formats/jfr_id_map.h"
@@ -67,14 +68,14 @@ private:
   };
   static_assert(sizeof(Slot) == 24);
   void grow() {
-    std::vector<Slot> old(std::max<size_t>(1024, slots_.size() * 2));
+    HugeVector<Slot> old(std::max<size_t>(1024, slots_.size() * 2));
     old.swap(slots_);
     size_ = 0;
     for (const Slot &s : old)
       if (s.value != kNone)
         *find_or_add(JfrFrameKey{s.method, {s.rest[0], s.rest[1], s.rest[2]}}) = s.value;
   }
-  std::vector<Slot> slots_;
+  HugeVector<Slot> slots_;
   size_t size_ = 0;
 };
 
@@ -87,8 +88,8 @@ struct JfrRawStacks {
     int cls = -1;
     size_t at = 0, end = 0;
   };
-  std::vector<Frame> frames;
-  std::vector<uint32_t> refs; // the stacks' frames, leaf first, as indexes into frames
+  HugeVector<Frame> frames;
+  HugeVector<uint32_t> refs; // the stacks' frames, leaf first, as indexes into frames
   // Per stack reference (in the order asked): its frames [begin, end) in refs; begin kUnread
   // when it was not read ahead.
   struct Span {

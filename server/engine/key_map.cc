@@ -2,6 +2,7 @@
 // Threading: Pure functions over immutable trees and weights; any thread.
 #include "server/engine/key_map.h"
 
+#include "formats/huge_pages.h"
 #include "server/engine/parallel.h"
 
 namespace hotlines {
@@ -30,9 +31,12 @@ first_on_path(const StackTree &tree, std::span<const KeyMap *const> maps, unsign
   // position and its children's positions start right after it. `next` holds sizes until a
   // node is placed. Two arrays a node are all the scratch (deep-stacks: 12 M nodes), and
   // `next` is gone before the flags are made.
-  std::vector<uint32_t> order(n);
+  std::vector<uint32_t> order;
+  resize_huge(order, n);
   {
-    std::vector<uint32_t> next(n, 1);
+    std::vector<uint32_t> next;
+    reserve_huge(next, n);
+    next.assign(n, 1);
     for (uint32_t i = n; i-- > 0;)
       if (tree.parent(i) != kNoNode) next[tree.parent(i)] += next[i];
     uint32_t top = 0;
@@ -48,7 +52,8 @@ first_on_path(const StackTree &tree, std::span<const KeyMap *const> maps, unsign
   // One pass in preorder with the current path (nodes, root first) as a stack and, per map
   // and key, its occurrences on it. Threads write the flags of distinct nodes.
   const size_t m = maps.size();
-  std::vector<std::vector<uint8_t>> first(m, std::vector<uint8_t>(n, 0));
+  std::vector<std::vector<uint8_t>> first(m);
+  for (std::vector<uint8_t> &f : first) resize_huge(f, n);
   parallel_ranges(n, threads, [&](unsigned, size_t begin, size_t end) {
     std::vector<std::vector<uint32_t>> active(m);
     for (size_t k = 0; k < m; k++) active[k].assign(maps[k]->count, 0);

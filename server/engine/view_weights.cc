@@ -2,6 +2,7 @@
 // Threading: Any thread; one worker per core, each with its own accumulators, merged by the caller.
 #include "server/engine/view_weights.h"
 
+#include "formats/huge_pages.h"
 #include "server/engine/function_line_keys.h"
 #include "server/engine/hidden_weights.h"
 #include "server/engine/parallel.h"
@@ -120,7 +121,7 @@ PassTotals weigh_samples(const SampleFilter &filter, const Profile &p, bool want
     if (sparse)
       a.leaves.reserve(e - b);
     else
-      a.self.assign(nodes, 0);
+      resize_huge(a.self, nodes);
     if (want_threads) a.thread.assign(p.threads.size(), 0);
     int64_t *self = a.self.data();
     int64_t total = 0, empty = 0;

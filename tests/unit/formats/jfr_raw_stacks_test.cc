@@ -110,7 +110,7 @@ TEST(JfrRawStacks, FramesAreNumberedOncePerSliceAndRecursionRepeatsThem) {
   EXPECT_NE(r.raw.stacks[2].begin, JfrRawStacks::kUnread);
   // Four distinct frames, numbered in the order first seen; all fields are kept.
   ASSERT_EQ(r.raw.frames.size(), 4u);
-  EXPECT_EQ(r.raw.refs, (std::vector<uint32_t>{0, 1, 0, 2, 2, 2, 3}));
+  EXPECT_EQ(r.raw.refs, (HugeVector<uint32_t>{0, 1, 0, 2, 2, 2, 3}));
   EXPECT_EQ(r.raw.frames[2].key.rest[1], 60u); // bytecode index
   EXPECT_EQ(r.raw.frames[2].key.rest[2], 1u);  // type
   // Each frame's bytes are where the resolver decodes it: its 4 varints.
