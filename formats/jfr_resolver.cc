@@ -343,7 +343,7 @@ void JfrResolver::build_stacks() {
   batch_frames_.clear();
   batch_ends_.clear();
   batch_keys_.clear();
-  batch_index_ = {};
+  batch_index_.clear();
   batch_outs_.clear();
 }
 

@@ -4,6 +4,8 @@
 // share it between threads. A Scan is one reader's cursor: keep it on one thread.
 #pragma once
 
+#include "formats/huge_pages.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <span>
@@ -20,8 +22,8 @@ public:
     size_t k = 0;
     for (int64_t x : dense) k += x != 0;
     // One slot past the last entry, so that the fill writes every node without a branch.
-    w.node_.resize(k + 1);
-    w.weight_.resize(k + 1);
+    resize_huge(w.node_, k + 1);
+    resize_huge(w.weight_, k + 1);
     k = 0;
     for (size_t n = 0; n < dense.size(); n++) {
       w.node_[k] = static_cast<uint32_t>(n);
