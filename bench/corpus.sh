@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark corpus shaped like users' recordings (issue 19). Generates under
 # BUILD_DIR/bench-data/ (not committed; each file is reused when present, delete it to record
-# it again; about two minutes of recording each):
+# it again; SECONDS_PER_RECORDING each, twice when the first comes out under MIN_MB):
 #   jdk-busy.jfr        the JDK's Flight Recorder on a busy 16-thread service-like program
 #                       (bench/jdk_busy_workload.java): 1 ms execution sampling, TLAB allocation
 #                       events with stacks (2 KB TLABs: millions of events), monitor-enter and park

@@ -51,6 +51,13 @@ inline void *allocate_huge(size_t bytes) {
   return p;
 }
 
+// allocate_huge(), throwing std::bad_alloc when out of memory.
+inline void *allocate_huge_or_throw(size_t bytes) {
+  void *p = allocate_huge(bytes);
+  if (!p) throw std::bad_alloc();
+  return p;
+}
+
 // Reserves room for n elements in an empty vector and advises huge pages for it.
 template <class T> void reserve_huge(std::vector<T> &v, size_t n) {
   v.reserve(n);
@@ -66,9 +73,7 @@ template <class T> using Unwritten = std::unique_ptr<T[], FreeDeleter>;
 // it. T is an implicit-lifetime type (trivially copyable and destructible).
 template <class T> Unwritten<T> unwritten_huge(size_t n) {
   static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
-  void *p = allocate_huge(n * sizeof(T));
-  if (!p) throw std::bad_alloc();
-  return Unwritten<T>(static_cast<T *>(p));
+  return Unwritten<T>(static_cast<T *>(allocate_huge_or_throw(n * sizeof(T))));
 }
 
 // The allocator of a vector that grows large one element at a time (a JFR slice's references,
@@ -80,9 +85,7 @@ template <class T> struct HugeAllocator {
   template <class U> HugeAllocator(const HugeAllocator<U> &) noexcept {}
   T *allocate(size_t n) {
     if (n > SIZE_MAX / sizeof(T)) throw std::bad_array_new_length();
-    void *p = allocate_huge(n * sizeof(T));
-    if (!p) throw std::bad_alloc();
-    return static_cast<T *>(p);
+    return static_cast<T *>(allocate_huge_or_throw(n * sizeof(T)));
   }
   void deallocate(T *p, size_t) noexcept { std::free(p); }
   template <class U> bool operator==(const HugeAllocator<U> &) const noexcept { return true; }

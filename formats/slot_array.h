@@ -32,8 +32,7 @@ inline uint64_t mix64(uint64_t k) {
 // probe of a table of millions of entries also misses the TLB. Freed with std::free. Throws
 // std::bad_alloc.
 inline void *allocate_table(size_t bytes) {
-  void *p = allocate_huge(bytes);
-  if (!p) throw std::bad_alloc();
+  void *p = allocate_huge_or_throw(bytes);
   std::memset(p, 0xff, bytes);
   return p;
 }
