@@ -1,10 +1,12 @@
-// Reading a slice's stack traces ahead of resolution (see jfr_raw_stacks.h): each frame's
-// fields as raw varints, deduplicated within the slice by a JfrFrameMap.
+// Reading a slice's stack traces ahead of resolution (see jfr_raw_stacks.h): each frame found
+// by its bytes in a JfrFrameBytesMap, its fields decoded as raw varints the first time those
+// bytes are met in the slice and deduplicated by key in a JfrFrameMap.
 #include "formats/jfr_raw_stacks.h"
 
 #include "formats/jfr_input.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace hotlines {
 
@@ -47,14 +49,19 @@ private:
   std::vector<std::vector<int8_t>> slots_;
 };
 
-// The slice's distinct frames, found by key.
+// The slice's distinct frames, found by their bytes, and by key when their bytes are new.
 class FrameTable {
 public:
+  static constexpr uint32_t kNone = JfrFrameBytesMap::kNone;
+  static constexpr uint32_t kWide = kNone - 1; // a field over 32 bits: not read ahead
+
   explicit FrameTable(JfrRawStacks *out) : out_(out) {}
 
+  // Where the index of the frame with bytes `b` is stored: kNone when they are new.
+  uint32_t *by_bytes(const JfrFrameBytes &b) { return bytes_.find_or_add(b); }
   // The index of `key`, added (first seen as class `cls` at [at, end)) when new.
   uint32_t index(const JfrFrameKey &key, int cls, size_t at, size_t end) {
-    uint32_t *f = map_.find_or_add(key);
+    uint32_t *f = keys_.find_or_add(key);
     if (*f == JfrFrameMap::kNone) {
       *f = static_cast<uint32_t>(out_->frames.size());
       out_->frames.push_back(JfrRawStacks::Frame{key, cls, at, end});
@@ -64,11 +71,37 @@ public:
 
 private:
   JfrRawStacks *out_;
-  JfrFrameMap map_;
+  JfrFrameBytesMap bytes_;
+  JfrFrameMap keys_;
 };
+
+// Decodes the `fields` varints of the frame at p into *key: the position after them (nullptr
+// when they run past `end`), *fits false when a field other than the method exceeds 32 bits.
+const uint8_t *decode_frame(const uint8_t *p, const uint8_t *end, const int8_t *slots,
+                            size_t fields, JfrFrameKey *key, bool *fits) {
+  *fits = true;
+  for (size_t f = 0; f < fields && p; f++) {
+    uint64_t v = 0;
+    p = p < end ? jfr_varint(p, end, &v) : nullptr;
+    if (slots[f] == 0) {
+      key->method = v;
+    } else if (slots[f] > 0) {
+      key->rest[slots[f] - 1] = static_cast<uint32_t>(v);
+      *fits &= v <= UINT32_MAX;
+    }
+  }
+  return p;
+}
+
+// The first n (< 8) bytes of w, the others zero.
+inline uint64_t low_bytes(uint64_t w, size_t n) {
+  return w & ((uint64_t{1} << (8 * n)) - 1);
+}
 
 // Appends the frames of the StackTrace entry at `off` to out->refs; false when it is not read
 // ahead (frames by reference, fields that are not varints or exceed 32 bits, corrupt bytes).
+// A frame is looked up by its bytes when it has 15 or fewer and 16 lie before `end` (nearly
+// every frame): without decoding its fields, which is done once per distinct bytes.
 bool read_stack(const JfrStackSource &src, ClassFacts &facts, FrameTable &table, int cls,
                 size_t off, JfrRawStacks *out) {
   const int ff = facts.frames_field(cls);
@@ -90,35 +123,57 @@ bool read_stack(const JfrStackSource &src, ClassFacts &facts, FrameTable &table,
     const size_t fields = src.dec->codes(fc.type).size();
     const uint8_t *const base = reinterpret_cast<const uint8_t *>(src.data.data());
     const uint8_t *const end = base + in.end();
+    // The last frame looked up each way: recursion repeats frames.
+    JfrFrameBytes last_bytes;
+    uint32_t last = JfrRawStacks::kUnread;
     JfrFrameKey last_key;
-    uint32_t last = JfrRawStacks::kUnread; // none yet
+    uint32_t last_by_key = JfrRawStacks::kUnread;
     for (uint32_t k = 0; k < n && in.ok(); k++) {
       const uint8_t *const frame = in.ptr();
-      const uint8_t *p = frame;
-      JfrFrameKey key;
-      bool fits = true;
-      for (size_t f = 0; f < fields && p; f++) {
-        uint64_t v = 0;
-        p = p < end ? jfr_varint(p, end, &v) : nullptr;
-        if (slots[f] == 0) {
-          key.method = v;
-        } else if (slots[f] > 0) {
-          key.rest[slots[f] - 1] = static_cast<uint32_t>(v);
-          fits &= v <= UINT32_MAX;
+      const uint8_t *q = end - frame >= 16 ? jfr_skip_varints(frame, end, fields) : nullptr;
+      if (q && q - frame <= 15) {
+        const size_t len = static_cast<size_t>(q - frame);
+        JfrFrameBytes b;
+        std::memcpy(&b.lo, frame, 8);
+        std::memcpy(&b.hi, frame + 8, 8);
+        b.lo = len < 8 ? low_bytes(b.lo, len) : b.lo;
+        b.hi = (len > 8 ? low_bytes(b.hi, len - 8) : 0) | uint64_t{len} << 56;
+        if (last == JfrRawStacks::kUnread || !(b == last_bytes)) {
+          uint32_t *f = table.by_bytes(b);
+          if (*f == FrameTable::kNone) {
+            JfrFrameKey key;
+            bool fits;
+            decode_frame(frame, end, slots, fields, &key, &fits);
+            *f = fits ? table.index(key, fc.type, static_cast<size_t>(frame - base),
+                                    static_cast<size_t>(q - base))
+                      : FrameTable::kWide;
+          }
+          if (*f == FrameTable::kWide) {
+            out->refs.resize(begin);
+            return false;
+          }
+          last = *f;
+          last_bytes = b;
         }
+        in.set_ptr(q);
+        out->refs.push_back(last);
+        continue;
       }
+      JfrFrameKey key;
+      bool fits;
+      const uint8_t *p = decode_frame(frame, end, slots, fields, &key, &fits);
       in.set_ptr(p);
       if (!in.ok()) break;
       if (!fits) {
         out->refs.resize(begin);
         return false;
       }
-      if (last == JfrRawStacks::kUnread || !(key == last_key)) { // recursion repeats frames
-        last = table.index(key, fc.type, static_cast<size_t>(frame - base),
-                           static_cast<size_t>(p - base));
+      if (last_by_key == JfrRawStacks::kUnread || !(key == last_key)) {
+        last_by_key = table.index(key, fc.type, static_cast<size_t>(frame - base),
+                                  static_cast<size_t>(p - base));
         last_key = key;
       }
-      out->refs.push_back(last);
+      out->refs.push_back(last_by_key);
     }
   }
   if (in.ok()) return true;

@@ -34,50 +34,65 @@ struct JfrFrameKey {
   }
 };
 
-// JfrFrameKey -> a 32-bit value, by open addressing with the key's fields in a 24-byte slot
-// (a lookup reads one slot, and a table of tens of thousands of frames stays in the cache).
+// The bytes of a StackFrame of plain varints, up to 15 of them, as a key: zero-padded, with
+// their number in the top byte. Equal bytes are the same frame; a frame can have several
+// encodings (a varint padded with 0x80 bytes), each of which gets its own entry.
+struct JfrFrameBytes {
+  uint64_t lo = 0, hi = 0;
+  bool operator==(const JfrFrameBytes &) const = default;
+  uint64_t hash() const {
+    const uint64_t h = (lo ^ (hi * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
+    return h ^ (h >> 31);
+  }
+};
+
+// Key -> a 32-bit value, by open addressing with the key beside the value in each slot (a
+// lookup reads one slot, and a table of tens of thousands of frames stays in the cache).
 // kNone is no value: find_or_add() returns it for a key it just added, and the caller stores
 // the value there at once.
-class JfrFrameMap {
+template <class Key> class JfrKeyMap {
 public:
   static constexpr uint32_t kNone = UINT32_MAX;
-  uint32_t *find_or_add(const JfrFrameKey &key) {
+  uint32_t *find_or_add(const Key &key) {
     if ((size_ + 1) * 4 > slots_.size() * 3) grow();
     const size_t mask = slots_.size() - 1;
     for (size_t i = key.hash() & mask;; i = (i + 1) & mask) {
       Slot &s = slots_[i];
       if (s.value == kNone) {
-        s.method = key.method;
-        std::copy(key.rest, key.rest + 3, s.rest);
+        s.key = key;
         size_++;
         return &s.value;
       }
-      if (s.method == key.method && std::equal(key.rest, key.rest + 3, s.rest)) return &s.value;
+      if (s.key == key) return &s.value;
     }
   }
   void clear() {
     slots_.clear();
     size_ = 0;
   }
+  static constexpr size_t slot_bytes();
 
 private:
   struct Slot {
-    uint64_t method = 0;
-    uint32_t rest[3] = {0, 0, 0};
+    Key key;
     uint32_t value = kNone; // kNone: empty
   };
-  static_assert(sizeof(Slot) == 24);
   void grow() {
     HugeVector<Slot> old(std::max<size_t>(1024, slots_.size() * 2));
     old.swap(slots_);
     size_ = 0;
     for (const Slot &s : old)
-      if (s.value != kNone)
-        *find_or_add(JfrFrameKey{s.method, {s.rest[0], s.rest[1], s.rest[2]}}) = s.value;
+      if (s.value != kNone) *find_or_add(s.key) = s.value;
   }
   HugeVector<Slot> slots_;
   size_t size_ = 0;
 };
+template <class Key> constexpr size_t JfrKeyMap<Key>::slot_bytes() {
+  return sizeof(Slot);
+}
+using JfrFrameMap = JfrKeyMap<JfrFrameKey>;
+using JfrFrameBytesMap = JfrKeyMap<JfrFrameBytes>;
+static_assert(JfrFrameBytesMap::slot_bytes() == 24);
 
 struct JfrRawStacks {
   static constexpr uint32_t kUnread = UINT32_MAX;

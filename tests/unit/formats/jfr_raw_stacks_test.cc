@@ -1,8 +1,9 @@
 // Stack traces read ahead of resolution (formats/jfr_raw_stacks.h), on chunks written by
-// tests/unit/formats/jfr_test_writer.h: frames deduplicated within the slice and repeated
-// frames of recursion, and what is left to the resolver — missing entries, fields past 32
-// bits, fixed-width integers. That the profile is the same whatever the slices and threads is
-// JfrFixture.SameProfileWhateverTheSlices. And which slice reads a stack trace (JfrStackClaims).
+// tests/unit/formats/jfr_test_writer.h: frames deduplicated within the slice (by their bytes
+// or field by field) and repeated frames of recursion, and what is left to the resolver — missing
+// entries, fields past 32 bits, fixed-width integers. That the profile is the same whatever the
+// slices and threads is JfrFixture.SameProfileWhateverTheSlices. And which slice reads a stack
+// trace (JfrStackClaims).
 #include "formats/jfr_chunk.h"
 #include "formats/jfr_constant_pool.h"
 #include "formats/jfr_metadata_cache.h"
@@ -20,7 +21,9 @@ namespace {
 using F = JfrTestField;
 
 // A chunk whose StackTrace pool holds `stacks` (key i + 1, frames leaf first as {method,
-// line}); lines are `long` fields, so one past 32 bits can be written.
+// line}) and ends the chunk; lines are `long` fields, so one past 32 bits can be written. A
+// negative method is -method written padded, in 3 bytes (0x80 continuation bytes): another
+// encoding of the same frame.
 std::string chunk_with(const std::vector<std::vector<std::pair<int64_t, int64_t>>> &stacks,
                        bool compressed) {
   JfrTestChunk c(compressed);
@@ -40,7 +43,13 @@ std::string chunk_with(const std::vector<std::vector<std::pair<int64_t, int64_t>
       b.boolean(false);
       b.i32(static_cast<int64_t>(stacks[k].size()));
       for (const auto &[method, line] : stacks[k]) {
-        b.i64(method);
+        if (method < 0) {
+          b.u8(static_cast<uint8_t>(-method | 0x80));
+          b.u8(0x80);
+          b.u8(0x00);
+        } else {
+          b.i64(method);
+        }
         b.i64(line);
         b.i32(line * 10);
         b.i64(1);
@@ -122,21 +131,50 @@ TEST(JfrRawStacks, FramesAreNumberedOncePerSliceAndRecursionRepeatsThem) {
 
 TEST(JfrRawStacks, WhatIsNotReadAheadIsLeftToTheResolver) {
   const int64_t wide = (int64_t{1} << 32) + 7;
-  const std::string bytes = chunk_with({{{1, 5}}, {{1, 5}, {2, wide}}}, true);
   // Stack 2 has a line past 32 bits (the resolver decodes it field by field); 9 is missing.
-  const Read r = read_ahead(bytes, {1, 2, 9});
-  ASSERT_EQ(r.error, "");
-  ASSERT_EQ(r.raw.stacks.size(), 3u);
-  EXPECT_EQ(r.raw.stacks[0].end - r.raw.stacks[0].begin, 1u);
-  EXPECT_EQ(r.raw.stacks[1].begin, JfrRawStacks::kUnread);
-  EXPECT_EQ(r.raw.stacks[2].begin, JfrRawStacks::kUnread);
-  EXPECT_EQ(r.raw.refs.size(), 1u); // the wide stack's frames were not kept
+  // The wide frame is 12 bytes: looked up by its bytes when stack 3 follows it, decoded field
+  // by field when it is within 16 bytes of the chunk's end.
+  for (const bool trailing : {false, true}) {
+    SCOPED_TRACE(trailing ? "a stack after it" : "the chunk's last stack");
+    std::vector<std::vector<std::pair<int64_t, int64_t>>> stacks = {{{1, 5}}, {{1, 5}, {2, wide}}};
+    if (trailing) stacks.push_back({{3, 7}, {3, 7}, {3, 7}});
+    const Read r = read_ahead(chunk_with(stacks, true), {1, 2, 9});
+    ASSERT_EQ(r.error, "");
+    ASSERT_EQ(r.raw.stacks.size(), 3u);
+    EXPECT_EQ(r.raw.stacks[0].end - r.raw.stacks[0].begin, 1u);
+    EXPECT_EQ(r.raw.stacks[1].begin, JfrRawStacks::kUnread);
+    EXPECT_EQ(r.raw.stacks[2].begin, JfrRawStacks::kUnread);
+    EXPECT_EQ(r.raw.refs.size(), 1u); // the wide stack's frames were not kept
+  }
 
   // Fixed-width integers: nothing is read ahead.
   const Read fixed = read_ahead(chunk_with({{{1, 5}}}, false), {1});
   ASSERT_EQ(fixed.error, "");
   ASSERT_EQ(fixed.raw.stacks.size(), 1u);
   EXPECT_EQ(fixed.raw.stacks[0].begin, JfrRawStacks::kUnread);
+}
+
+// Frames are looked up by their bytes when they have at most 15, else decoded field by field;
+// either way, and whatever the encoding of their fields, one frame is numbered once.
+TEST(JfrRawStacks, AFrameIsNumberedOnceWhateverItsBytes) {
+  const int64_t big = int64_t{1} << 62, line = int64_t{1} << 31; // a 16-byte frame
+  const std::string bytes = chunk_with({{{1, 5}, {2, 6}},
+                                        {{-1, 5}, {2, 6}}, // method 1 in 3 bytes
+                                        {{big, line}, {big, line}, {1, 5}},
+                                        {{2, 6}, {2, 6}, {2, 6}, {2, 6}}},
+                                       true);
+  const Read r = read_ahead(bytes, {1, 2, 3});
+  ASSERT_EQ(r.error, "");
+  using V = std::vector<std::pair<uint64_t, uint32_t>>;
+  EXPECT_EQ(frames_of(r.raw, 0), (V{{1, 5}, {2, 6}}));
+  EXPECT_EQ(frames_of(r.raw, 1), (V{{1, 5}, {2, 6}}));
+  EXPECT_EQ(frames_of(r.raw, 2),
+            (V{{uint64_t(big), uint32_t(line)}, {uint64_t(big), uint32_t(line)}, {1, 5}}));
+  ASSERT_EQ(r.raw.frames.size(), 3u);
+  EXPECT_EQ(r.raw.refs, (HugeVector<uint32_t>{0, 1, 0, 1, 2, 2, 0}));
+  // The frame's bytes are those where it was first seen.
+  EXPECT_EQ(r.raw.frames[0].end - r.raw.frames[0].at, 4u);
+  EXPECT_EQ(r.raw.frames[2].end - r.raw.frames[2].at, 16u); // 9 + 5 + 1 + 1
 }
 
 // JfrStackClaims: a slice reads a stack trace ahead unless an earlier slice (in file order)
