@@ -75,6 +75,10 @@ bool JfrConstantPools::load(std::string_view data, const JfrChunkHeader &chunk,
         return bad("JFR constant pool of undeclared type id " + std::to_string(type_id),
                    static_cast<int64_t>(type_at));
       JfrIdMap<size_t> &pool = pools_[cls];
+      // Room for the entries at once (growing to millions by doubling inserts each entry twice
+      // and faults in every smaller slot array), but no more than the bytes left could hold at
+      // 16 bytes an entry: for a corrupt count, slots of at most about 3 times those bytes.
+      pool.reserve(pool.size() + std::min<size_t>(n, ev.remaining() / 16));
       for (uint32_t e = 0; e < n && ev.ok(); e++) {
         uint64_t key = static_cast<uint64_t>(ev.i64());
         pool.insert(key, ev.pos());

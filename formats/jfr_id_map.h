@@ -15,6 +15,7 @@ namespace hotlines {
 template <class V> class JfrIdMap {
 public:
   size_t size() const { return size_ + (has_max_ ? 1 : 0); }
+  size_t capacity() const { return slots_.size(); } // slots; the map grows at 3/4 full
 
   const V *find(uint64_t key) const {
     if (key == kEmpty) return has_max_ ? &max_value_ : nullptr;
@@ -52,6 +53,13 @@ public:
     }
   }
 
+  // Room for n keys in all without growing (for a count read from a file, the caller bounds n).
+  void reserve(size_t n) {
+    size_t cap = slots_.empty() ? 16 : slots_.size();
+    while (n * 4 > cap * 3) cap *= 2;
+    if (cap > slots_.size()) rehash(cap);
+  }
+
   // Empties the map but keeps its slots: refilled to about the same size, it does not grow
   // again (a fresh slot array is a page fault per 4 KiB, or a zeroed huge page).
   void clear() {
@@ -71,8 +79,9 @@ private:
     return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> shift_) & mask_;
   }
 
-  void grow() {
-    size_t cap = slots_.empty() ? 16 : slots_.size() * 2;
+  void grow() { rehash(slots_.empty() ? 16 : slots_.size() * 2); }
+
+  void rehash(size_t cap) {
     HugeVector<Slot> old;
     old.swap(slots_);
     slots_.resize(cap);

@@ -1,6 +1,7 @@
 // JfrIdMap: values found by key across growths, the all-ones key (the empty slot's marker) kept
 // aside, insert() of a present key keeping the first value, and clear() emptying the map (that
-// key included) so that it fills again with new values.
+// key included) so that it fills again with new values; reserve() making room at once and
+// keeping what is there.
 #include "formats/jfr_id_map.h"
 
 #include <gtest/gtest.h>
@@ -46,6 +47,25 @@ TEST(JfrIdMap, ClearEmptiesItAndItFillsAgain) {
   EXPECT_EQ(empty.find(1), nullptr);
   EXPECT_TRUE(empty.insert(1, 9).second);
   EXPECT_EQ(*empty.find(1), 9u);
+}
+
+TEST(JfrIdMap, ReserveMakesRoomAtOnceAndKeepsWhatIsThere) {
+  JfrIdMap<uint32_t> m;
+  for (uint64_t k = 0; k < 100; k++) m.insert(k * 3, static_cast<uint32_t>(k));
+  const uint64_t n = 98304; // 3/4 of 2^17
+  m.reserve(n);
+  const size_t cap = m.capacity();
+  EXPECT_EQ(cap, size_t{1} << 17);
+  for (uint64_t k = 0; k < 100; k++) ASSERT_EQ(*m.find(k * 3), k);
+  for (uint64_t k = 100; k < n; k++) m.insert(k * 3, static_cast<uint32_t>(k));
+  EXPECT_EQ(m.capacity(), cap); // no growth on the way
+  for (uint64_t k = 0; k < n; k++) ASSERT_EQ(*m.find(k * 3), k);
+  m.reserve(10); // never shrinks
+  EXPECT_EQ(m.capacity(), cap);
+  m.insert(n * 3, 7); // one more than reserved
+  EXPECT_EQ(m.capacity(), cap * 2);
+  m.reserve(n + 1);
+  EXPECT_EQ(m.capacity(), cap * 2);
 }
 
 } // namespace
