@@ -77,7 +77,7 @@ private:
     Key key;
     uint32_t value = kNone; // kNone: empty
   };
-  void grow() {
+  [[gnu::noinline]] void grow() { // rare: kept out of find_or_add, which is inlined
     HugeVector<Slot> old(std::max<size_t>(1024, slots_.size() * 2));
     old.swap(slots_);
     size_ = 0;
