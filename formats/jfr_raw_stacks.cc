@@ -53,7 +53,8 @@ private:
 class FrameTable {
 public:
   static constexpr uint32_t kNone = JfrFrameBytesMap::kNone;
-  static constexpr uint32_t kWide = kNone - 1; // a field over 32 bits: not read ahead
+  // A frame with a field over 32 bits, or bytes past the end: its stack is not read ahead.
+  static constexpr uint32_t kUnreadable = kNone - 1;
 
   explicit FrameTable(JfrRawStacks *out) : out_(out) {}
 
@@ -98,6 +99,16 @@ inline uint64_t low_bytes(uint64_t w, size_t n) {
   return w & ((uint64_t{1} << (8 * n)) - 1);
 }
 
+// The key of the frame of `len` (<= 15) bytes at p, 16 of which can be read.
+JfrFrameBytes frame_bytes(const uint8_t *p, size_t len) {
+  JfrFrameBytes b;
+  std::memcpy(&b.lo, p, 8);
+  std::memcpy(&b.hi, p + 8, 8);
+  b.lo = len < 8 ? low_bytes(b.lo, len) : b.lo;
+  b.hi = (len > 8 ? low_bytes(b.hi, len - 8) : 0) | uint64_t{len} << 56;
+  return b;
+}
+
 // Appends the frames of the StackTrace entry at `off` to out->refs; false when it is not read
 // ahead (frames by reference, fields that are not varints or exceed 32 bits, corrupt bytes).
 // A frame is looked up by its bytes when it has 15 or fewer and 16 lie before `end` (nearly
@@ -123,57 +134,40 @@ bool read_stack(const JfrStackSource &src, ClassFacts &facts, FrameTable &table,
     const size_t fields = src.dec->codes(fc.type).size();
     const uint8_t *const base = reinterpret_cast<const uint8_t *>(src.data.data());
     const uint8_t *const end = base + in.end();
-    // The last frame looked up each way: recursion repeats frames.
-    JfrFrameBytes last_bytes;
+    // The frame at `frame` decoded field by field and numbered by key: its index, or kUnreadable;
+    // *after is past it.
+    auto by_key = [&](const uint8_t *frame, const uint8_t **after) {
+      JfrFrameKey key;
+      bool fits;
+      *after = decode_frame(frame, end, slots, fields, &key, &fits);
+      if (!*after || !fits) return FrameTable::kUnreadable;
+      return table.index(key, fc.type, static_cast<size_t>(frame - base),
+                         static_cast<size_t>(*after - base));
+    };
+    JfrFrameBytes last_bytes; // the last frame found by its bytes: recursion repeats frames
     uint32_t last = JfrRawStacks::kUnread;
-    JfrFrameKey last_key;
-    uint32_t last_by_key = JfrRawStacks::kUnread;
     for (uint32_t k = 0; k < n && in.ok(); k++) {
       const uint8_t *const frame = in.ptr();
       const uint8_t *q = end - frame >= 16 ? jfr_skip_varints(frame, end, fields) : nullptr;
+      uint32_t f;
       if (q && q - frame <= 15) {
-        const size_t len = static_cast<size_t>(q - frame);
-        JfrFrameBytes b;
-        std::memcpy(&b.lo, frame, 8);
-        std::memcpy(&b.hi, frame + 8, 8);
-        b.lo = len < 8 ? low_bytes(b.lo, len) : b.lo;
-        b.hi = (len > 8 ? low_bytes(b.hi, len - 8) : 0) | uint64_t{len} << 56;
+        const JfrFrameBytes b = frame_bytes(frame, static_cast<size_t>(q - frame));
         if (last == JfrRawStacks::kUnread || !(b == last_bytes)) {
-          uint32_t *f = table.by_bytes(b);
-          if (*f == FrameTable::kNone) {
-            JfrFrameKey key;
-            bool fits;
-            decode_frame(frame, end, slots, fields, &key, &fits);
-            *f = fits ? table.index(key, fc.type, static_cast<size_t>(frame - base),
-                                    static_cast<size_t>(q - base))
-                      : FrameTable::kWide;
-          }
-          if (*f == FrameTable::kWide) {
-            out->refs.resize(begin);
-            return false;
-          }
-          last = *f;
+          uint32_t *slot = table.by_bytes(b);
+          if (*slot == FrameTable::kNone) *slot = by_key(frame, &q);
+          last = *slot;
           last_bytes = b;
         }
-        in.set_ptr(q);
-        out->refs.push_back(last);
-        continue;
+        f = last;
+      } else {
+        f = by_key(frame, &q);
       }
-      JfrFrameKey key;
-      bool fits;
-      const uint8_t *p = decode_frame(frame, end, slots, fields, &key, &fits);
-      in.set_ptr(p);
-      if (!in.ok()) break;
-      if (!fits) {
+      if (f == FrameTable::kUnreadable) {
         out->refs.resize(begin);
         return false;
       }
-      if (last_by_key == JfrRawStacks::kUnread || !(key == last_key)) {
-        last_by_key = table.index(key, fc.type, static_cast<size_t>(frame - base),
-                                  static_cast<size_t>(p - base));
-        last_key = key;
-      }
-      out->refs.push_back(last_by_key);
+      in.set_ptr(q);
+      out->refs.push_back(f);
     }
   }
   if (in.ok()) return true;

@@ -70,7 +70,6 @@ public:
     slots_.clear();
     size_ = 0;
   }
-  static constexpr size_t slot_bytes();
 
 private:
   struct Slot {
@@ -87,12 +86,9 @@ private:
   HugeVector<Slot> slots_;
   size_t size_ = 0;
 };
-template <class Key> constexpr size_t JfrKeyMap<Key>::slot_bytes() {
-  return sizeof(Slot);
-}
 using JfrFrameMap = JfrKeyMap<JfrFrameKey>;
 using JfrFrameBytesMap = JfrKeyMap<JfrFrameBytes>;
-static_assert(JfrFrameBytesMap::slot_bytes() == 24);
+static_assert(sizeof(JfrFrameBytes) == 16); // with its value, a slot of 24 bytes
 
 struct JfrRawStacks {
   static constexpr uint32_t kUnread = UINT32_MAX;
