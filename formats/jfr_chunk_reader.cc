@@ -159,6 +159,14 @@ struct JfrChunkReader::Impl {
 
   std::unique_ptr<JfrResolver> res; // pool references -> threads, stacks, text
 
+  // Set by give_back_stack_pages(): how the bytes are read again, and whether the stack-trace
+  // pools' pages are given back before every read_stacks() and resolve(). `pages` is made
+  // once, by the first slice that reads stacks.
+  JfrPoolPages::Reread reread;
+  bool reread_always = false;
+  std::once_flag pages_once;
+  std::unique_ptr<JfrPoolPages> pages;
+
   // Settings seen in the chunk.
   std::string version, jvm_name, jvm_version;
   int64_t exec_type_id = -1;
@@ -182,6 +190,39 @@ struct JfrChunkReader::Impl {
     std::call_once(pools_once,
                    [&] { pools_ok = pools.load(data, chunk, *dec, &error, &error_offset); });
     return pools_ok;
+  }
+
+  // The stack-trace pools' pages, once the pools are loaded; nullptr when they stay resident.
+  JfrPoolPages *stack_pages() {
+    std::call_once(pages_once, [&] {
+      if (!reread) return;
+      std::vector<int> classes;
+      for (const Handler &h : handlers)
+        if (h.kind == Handler::sample && h.ref_type[kStack] >= 0 &&
+            std::find(classes.begin(), classes.end(), h.ref_type[kStack]) == classes.end())
+          classes.push_back(h.ref_type[kStack]);
+      std::vector<JfrConstantPools::Range> ranges;
+      for (int cls : classes)
+        ranges.insert(ranges.end(), pools.ranges(cls).begin(), pools.ranges(cls).end());
+      std::sort(ranges.begin(), ranges.end(),
+                [](const auto &a, const auto &b) { return a.begin < b.begin; });
+      // The reader's own buffer (give_back_stack_pages()): its pages may be given back and
+      // written again with the same bytes.
+      pages = std::make_unique<JfrPoolPages>(const_cast<char *>(data.data()), data.size(),
+                                             std::move(ranges), reread, !reread_always);
+      res->set_pages(pages.get());
+    });
+    return pages.get();
+  }
+
+  // The stack-trace pools' pages (nullptr when they stay resident) and a use() of them, given
+  // back first when the load asks for every read to be a reread.
+  JfrPoolPages *use_stack_pages(std::shared_lock<std::shared_mutex> *use) {
+    JfrPoolPages *const pp = stack_pages();
+    if (!pp) return nullptr;
+    if (reread_always) pp->release_all();
+    *use = pp->use();
+    return pp;
   }
 
   // ---- setup ------------------------------------------------------------------------------
@@ -775,16 +816,20 @@ struct JfrChunkReader::Impl {
     for (size_t i = 0; i < wanted.size(); i++)
       wanted[i] = JfrStackRef{refs.stacks[i].type, refs.stacks[i].key};
     claims->claim(slice, wanted);
+    std::shared_lock<std::shared_mutex> in_use;
+    JfrPoolPages *const pp = use_stack_pages(&in_use);
     const JfrStackSource src{data,        chunk.offset + JfrChunkHeader::kSize,
                              chunk.end(), chunk.compressed_integers(),
                              md,          dec,
-                             &pools};
+                             &pools,      pp};
     read_raw_stacks(src, wanted, raw);
   }
 
   bool resolve(const JfrSliceRefs &refs, const JfrRawStacks &raw, ProfileBuilder &tables,
                std::vector<JfrColumnRange> &ranges) {
     if (!load_pools()) return false;
+    std::shared_lock<std::shared_mutex> in_use;
+    JfrPoolPages *const pp = use_stack_pages(&in_use);
     res->set_builder(&tables);
     res->begin_slice(&raw);
     std::vector<StackId> stacks(refs.stacks.size());
@@ -811,6 +856,8 @@ struct JfrChunkReader::Impl {
     }
     res->build_stacks();
     res->begin_slice(nullptr);
+    if (pp && !pp->error().empty())
+      return fail(pp->error() + " (reading a stack-trace pool again)", pp->error_offset());
     for (JfrColumnRange &r : ranges) {
       if (!r.columns) continue;
       StackId *st = r.columns->stack.data() + r.begin;
@@ -864,6 +911,15 @@ void JfrChunkReader::route(const std::vector<JfrRoute> &routes) {
 }
 void JfrChunkReader::attach(std::string_view chunk_bytes) {
   impl_->attach(chunk_bytes);
+}
+void JfrChunkReader::give_back_stack_pages(JfrPoolPages::Reread reread, bool always) {
+  impl_->reread = std::move(reread);
+  impl_->reread_always = always;
+}
+size_t JfrChunkReader::release_stack_pages(size_t s) {
+  JfrPoolPages *pages = impl_->pages.get(); // set before the first slice resolves
+  return pages && s < impl_->info.slices.size() ? pages->release_before(impl_->info.slices[s].end)
+                                                : 0;
 }
 bool JfrChunkReader::decode(size_t s, std::vector<JfrColumnRange> &ranges,
                             JfrSliceRefs *refs) const {

@@ -14,6 +14,7 @@
 #include "formats/huge_pages.h"
 #include "formats/jfr_chunk.h"
 #include "formats/jfr_event_table.h"
+#include "formats/jfr_pool_pages.h"
 #include "formats/jfr_raw_stacks.h"
 #include "formats/jfr_stack_claims.h"
 #include "formats/load_result.h"
@@ -117,6 +118,15 @@ public:
   // into the bytes it had, only offsets. For a file read chunk by chunk into reused buffers,
   // once between survey() and decode().
   void attach(std::string_view chunk_bytes);
+
+  // The bytes attached are the reader's own buffer, read from a file by `reread` (chunk
+  // offsets): the pages of its stack-trace pools may be given back (release_stack_pages()) and
+  // read again when needed. With `always`, they are given back before every read_stacks() and
+  // resolve() (LoadOptions::jfr_reread_stack_pools). Before the first read_stacks().
+  void give_back_stack_pages(JfrPoolPages::Reread reread, bool always);
+  // Pass 2, after slice `s` resolved: gives back the pages of the stack-trace pools that end
+  // before the slice does (JfrPoolPages::release_before); the bytes given back.
+  size_t release_stack_pages(size_t s);
 
   // Pass 1: metadata, settings, sample counts and slices of about `slice_bytes` into info().
   // False on corrupt data.

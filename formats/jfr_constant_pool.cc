@@ -12,6 +12,7 @@ namespace hotlines {
 bool JfrConstantPools::load(std::string_view data, const JfrChunkHeader &chunk,
                             const JfrDecoder &decoder, std::string *error, int64_t *error_offset) {
   pools_.assign(decoder.metadata().classes.size(), {});
+  ranges_.assign(decoder.metadata().classes.size(), {});
   entries_ = 0;
   checkpoints_ = 0;
   if (chunk.constant_pool_offset == 0) return true;
@@ -79,6 +80,7 @@ bool JfrConstantPools::load(std::string_view data, const JfrChunkHeader &chunk,
       // and faults in every smaller slot array), but no more than the bytes left could hold at
       // 16 bytes an entry: for a corrupt count, slots of at most about 3 times those bytes.
       pool.reserve(pool.size() + std::min<size_t>(n, ev.remaining() / 16));
+      const size_t first = ev.pos();
       for (uint32_t e = 0; e < n && ev.ok(); e++) {
         uint64_t key = static_cast<uint64_t>(ev.i64());
         pool.insert(key, ev.pos());
@@ -87,6 +89,7 @@ bool JfrConstantPools::load(std::string_view data, const JfrChunkHeader &chunk,
       }
       if (!ev.ok())
         return bad("corrupt JFR constant pool " + md.classes[cls].name, ev.fail_offset());
+      if (n > 0) ranges_[cls].push_back(Range{first, ev.pos()});
     }
     if (!ev.ok()) return bad("corrupt JFR checkpoint event", ev.fail_offset());
     checkpoints_++;

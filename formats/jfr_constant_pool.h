@@ -33,6 +33,15 @@ public:
   }
   size_t entries() const { return entries_; }
   size_t checkpoints() const { return checkpoints_; }
+  // Where the entries of class `cls` are, as [begin, end) byte ranges in file order: one for
+  // each checkpoint that has a pool of that class.
+  struct Range {
+    size_t begin = 0, end = 0;
+  };
+  const std::vector<Range> &ranges(int cls) const {
+    static const std::vector<Range> none;
+    return cls >= 0 && static_cast<size_t>(cls) < ranges_.size() ? ranges_[cls] : none;
+  }
 
 private:
   // The pool of class `cls`, or nullptr when there is no such class.
@@ -40,7 +49,8 @@ private:
     return cls >= 0 && static_cast<size_t>(cls) < pools_.size() ? &pools_[cls] : nullptr;
   }
 
-  std::vector<JfrIdMap<size_t>> pools_; // by class index
+  std::vector<JfrIdMap<size_t>> pools_;    // by class index
+  std::vector<std::vector<Range>> ranges_; // by class index
   size_t entries_ = 0;
   size_t checkpoints_ = 0;
 };

@@ -216,7 +216,8 @@ void read_raw_stacks(const JfrStackSource &src, const std::vector<JfrStackRef> &
       continue;
     const size_t off = offsets[i];
     const uint32_t begin = static_cast<uint32_t>(out->refs.size());
-    if (off && read_stack(src, facts, table, r.type, off, out))
+    if (off && (!src.pages || src.pages->ensure(off)) &&
+        read_stack(src, facts, table, r.type, off, out))
       out->stacks[i] = JfrRawStacks::Span{begin, static_cast<uint32_t>(out->refs.size())};
   }
 }

@@ -14,6 +14,7 @@
 #include "formats/jfr_decoder.h"
 #include "formats/jfr_id_map.h"
 #include "formats/jfr_metadata.h"
+#include "formats/jfr_pool_pages.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -119,6 +120,9 @@ struct JfrStackSource {
   const JfrMetadata *md = nullptr;
   const JfrDecoder *dec = nullptr;
   const JfrConstantPools *pools = nullptr;
+  // Set when the stack-trace pools' pages may have been given back: each entry is ensured
+  // before it is read (the caller holds a use()); one that cannot be is left to the resolver.
+  JfrPoolPages *pages = nullptr;
 };
 
 // A stack-trace reference: pool class and key.

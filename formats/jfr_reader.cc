@@ -146,6 +146,7 @@ struct ChunkWork {
   // The stack traces each slice reads ahead, from its first slice to its last.
   std::unique_ptr<JfrStackClaims> claims = std::make_unique<JfrStackClaims>();
   std::vector<JfrRoute> routes; // JFR type -> event index (range) and source
+  bool pages_given = false;     // the bytes of pass 2 are held and the reader told of them
   size_t first_slice = 0;       // index into JfrRead::slices
   bool split = false;           // cpu and wall both as jdk.ExecutionSample (PlannedEvent::wall)
 };
@@ -430,9 +431,19 @@ void JfrRead::plan_ranges() {
 bool JfrRead::chunk_bytes(size_t i, std::string *error) {
   ChunkWork &c = chunks[i];
   std::lock_guard<std::mutex> lock(*c.bytes_mu);
-  if (c.bytes.held()) return true;
-  if (!source.acquire(list.chunks[i], &c.bytes, error)) return false;
-  c.reader->attach(c.bytes.bytes);
+  if (c.pages_given) return true;
+  if (!c.bytes.held()) {
+    if (!source.acquire(list.chunks[i], &c.bytes, error)) return false;
+    c.reader->attach(c.bytes.bytes);
+  }
+  // Bytes read from a file are the chunk's own buffer, which can be read again.
+  if (source.rereads())
+    c.reader->give_back_stack_pages(
+        [this, i](size_t begin, size_t n, char *to, std::string *err) {
+          return source.reread(list.chunks[i], begin, n, to, err);
+        },
+        options.jfr_reread_stack_pools);
+  c.pages_given = true;
   return true;
 }
 
@@ -493,7 +504,9 @@ void JfrRead::read_slice(size_t k) {
       if (!c.reader->resolve(refs, raw, out, sw.ranges)) {
         c.error = c.reader->error();
         c.error_offset = c.reader->error_offset();
-      } else if (sw.index + 1 == c.info.slices.size()) {
+      } else if (sw.index + 1 < c.info.slices.size()) {
+        c.reader->release_stack_pages(sw.index);
+      } else {
         int64_t bad = 0, bad_at = -1;
         for (size_t j = c.first_slice; j <= k; j++) {
           if (slices[j].bad_events && bad == 0) bad_at = slices[j].bad_event_offset;

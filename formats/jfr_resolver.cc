@@ -294,7 +294,7 @@ void JfrResolver::stack(int type, uint64_t key, size_t at, size_t ref, StackId *
   const size_t off = pools().find(type, key);
   if (!off) {
     missing(type, key, at);
-  } else if (md_.classes[type].kind == JfrKind::object) {
+  } else if (md_.classes[type].kind == JfrKind::object && (!pages_ || pages_->ensure(off))) {
     const size_t begin = batch_frames_.size();
     if (decode_stack(type, off)) {
       add_to_batch(key, out);
@@ -324,6 +324,9 @@ void JfrResolver::raw_stack(JfrRawStacks::Span span) {
       const JfrRawStacks::Frame &fr = raw_->frames[f];
       FrameId *memo = frame_memo_.find_or_add(fr.key);
       if (*memo == kNull) { // new to the chunk: decode its fields
+        // Its bytes are in a stack-trace pool, perhaps given back since they were read ahead.
+        // When they cannot be read again, what is there is decoded and resolve() fails.
+        if (pages_) pages_->ensure(fr.at);
         JfrValue v[4];
         JfrInput in = input_at(fr.at).sub(fr.at, fr.end - fr.at);
         dec_.read_fields(fr.cls, frame_slots(fr.cls), in, v);

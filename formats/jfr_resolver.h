@@ -10,6 +10,7 @@
 #include "formats/jfr_decoder.h"
 #include "formats/jfr_id_map.h"
 #include "formats/jfr_metadata.h"
+#include "formats/jfr_pool_pages.h"
 #include "formats/jfr_raw_stacks.h"
 #include "formats/profile_builder.h"
 
@@ -38,6 +39,10 @@ public:
   void rebase(std::string_view data);
   // Where threads, functions, frames and stacks are created.
   void set_builder(ProfileBuilder *b) { b_ = b; }
+  // Set when the stack-trace pools' pages may have been given back: an entry, or a frame read
+  // ahead, is ensured before it is decoded (the caller holds a use()); when that fails the
+  // caller reports pages->error().
+  void set_pages(JfrPoolPages *pages) { pages_ = pages; }
 
   // The text of a string value or of a reference to a string-like pool entry (a Symbol, a
   // FrameType); "" for null and missing ones. Valid as long as the resolver and the data.
@@ -104,6 +109,7 @@ private:
   std::function<const JfrConstantPools *()> load_pools_;
   const JfrConstantPools *pools_ = nullptr;
   ProfileBuilder *b_ = nullptr;
+  JfrPoolPages *pages_ = nullptr;
 
   // Memoized resolutions, by pool key.
   JfrIdMap<ThreadId> threads_;

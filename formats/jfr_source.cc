@@ -92,6 +92,16 @@ bool JfrSource::acquire(const JfrChunkHeader &chunk, Held *out, std::string *err
   return true;
 }
 
+bool JfrSource::reread(const JfrChunkHeader &chunk, size_t begin, size_t n, char *to,
+                       std::string *error) const {
+  const size_t size = static_cast<size_t>(chunk.size);
+  if (!file_ || begin > size || n > size - begin) {
+    *error = "no such bytes to read again";
+    return false;
+  }
+  return file_->read_at(chunk.offset + begin, n, to, error, cancel_) == ReadStatus::ok;
+}
+
 void JfrSource::abandon() {
   {
     std::lock_guard<std::mutex> lock(mu_);

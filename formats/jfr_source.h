@@ -55,6 +55,10 @@ public:
   // held are over the limit. False with *error ("cancelled", "stopped", a read error) on
   // failure.
   bool acquire(const JfrChunkHeader &chunk, Held *out, std::string *error);
+  // Reads [begin, begin + n) of `chunk` (offsets in the chunk) into `to` again: a file's chunk
+  // whose pages were given back while held. False with *error on failure.
+  bool reread(const JfrChunkHeader &chunk, size_t begin, size_t n, char *to,
+              std::string *error) const;
   // Ends the waits in acquire(), now and later, with "stopped": the reader stopped, and the
   // chunks it holds will not be released while its workers wait.
   void abandon();

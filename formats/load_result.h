@@ -55,6 +55,11 @@ struct LoadOptions {
   // them over waits for the others' release (0: the reader's default, 64 MB). Tests make it
   // small so that every chunk waits; the profile is the same.
   size_t jfr_held_bytes = 0;
+  // The pages of a JFR chunk's stack-trace pools, read from a file, are given back before each
+  // slice reads its stacks ahead and before it resolves them, not only once the slices before
+  // them are done: tests make every stack and new frame be read from the file again; the
+  // profile is the same.
+  bool jfr_reread_stack_pools = false;
   // The caller owns the input bytes, will not read them again, and lets the reader give their
   // memory back to the system as it finishes with them (a JFR chunk once it is read), so a
   // big file's pages do not stay resident beside the profile. The bytes must be writable

@@ -97,8 +97,9 @@ TEST_P(JfrFixture, SameProfileWhateverTheSlices) {
     }
 }
 
-// A file is read chunk by chunk into reused buffers, never whole: the profile is the one its
-// bytes in memory give.
+// A file is read chunk by chunk into reused buffers, never whole, and the pages of its stack-trace
+// pools are given back (behind the slices, or all at once) and read again when a stack needs
+// them: the profile is the one its bytes in memory give.
 TEST_P(JfrFixture, SameProfileReadChunkByChunkFromTheFile) {
   std::string bytes = plain_bytes(GetParam());
   LoadResult whole = load(bytes, 1);
@@ -113,6 +114,9 @@ TEST_P(JfrFixture, SameProfileReadChunkByChunkFromTheFile) {
       o.threads = threads;
       o.jfr_held_bytes = held;
       o.jfr_slice_bytes = held ? 3000 : 0; // and many slices of each chunk in flight
+      // Every stack and new frame read again from the file: the pages of the stack-trace
+      // pools given back before each slice reads ahead and before it resolves.
+      o.jfr_reread_stack_pools = held == 0;
       LoadResult file = load_profile_file(path, o);
       ASSERT_TRUE(file.ok()) << file.describe();
       expect_identical(*whole.profile, *file.profile);

@@ -1,7 +1,7 @@
 // JfrSource on a file: each chunk's bytes are the file's, whether one thread reads a chunk or
 // two read its halves; a file that shrinks after it was opened is an error, never bytes from
 // nowhere; a chunk over the held limit waits for the others' release, and abandon() or a cancel
-// ends the wait.
+// ends the wait; a chunk's bytes read again are the file's.
 #include "formats/jfr_source.h"
 #include "test_util.h"
 
@@ -67,6 +67,30 @@ TEST(JfrSource, AFileShorterThanWhenOpenedIsAnError) {
     EXPECT_EQ(error, "the file changed while it was read (it is shorter now)");
     EXPECT_FALSE(held.held());
   }
+}
+
+// What JfrPoolPages reads again: the chunk's own bytes at chunk offsets; nothing outside the
+// chunk; after the file shrank, an error.
+TEST(JfrSource, ReadsBytesOfAChunkAgain) {
+  const std::string one = read_file(fixture_path("java-shop/profiles/ap-multi.jfr"));
+  const std::string bytes = one + one;
+  TempDir dir;
+  const std::string path = write(dir, bytes);
+  RegularFile file;
+  std::string error;
+  ASSERT_EQ(file.open(path, &error, {}), ReadStatus::ok) << error;
+  JfrSource source(file, nullptr);
+  const JfrChunkList list = source.chunks();
+  ASSERT_EQ(list.chunks.size(), 2u);
+  const JfrChunkHeader &c = list.chunks[1];
+  std::string got(5000, '\0');
+  ASSERT_TRUE(source.reread(c, 1000, got.size(), got.data(), &error)) << error;
+  EXPECT_EQ(got, bytes.substr(c.offset + 1000, got.size()));
+  EXPECT_FALSE(source.reread(c, c.size - 10, 11, got.data(), &error));
+  EXPECT_EQ(error, "no such bytes to read again");
+  std::filesystem::resize_file(path, bytes.size() - 1000);
+  EXPECT_FALSE(source.reread(c, c.size - 5000, 5000, got.data(), &error));
+  EXPECT_EQ(error, "the file changed while it was read (it is shorter now)");
 }
 
 namespace {
