@@ -164,6 +164,7 @@ struct JfrChunkReader::Impl {
   // once, by the first slice that reads stacks.
   JfrPoolPages::Reread reread;
   bool reread_always = false;
+  bool pools_unread = false; // the attached bytes lack the stack-trace pools' whole pages
   std::once_flag pages_once;
   std::unique_ptr<JfrPoolPages> pages;
 
@@ -193,23 +194,31 @@ struct JfrChunkReader::Impl {
   }
 
   // The stack-trace pools' pages, once the pools are loaded; nullptr when they stay resident.
+  // Where the entries of the pools that samples' stacks reference are, in file order; none
+  // when the pools are corrupt.
+  std::vector<JfrConstantPools::Range> stack_ranges() {
+    std::vector<JfrConstantPools::Range> ranges;
+    if (!load_pools()) return ranges;
+    std::vector<int> classes;
+    for (const Handler &h : handlers)
+      if (h.kind == Handler::sample && h.ref_type[kStack] >= 0 &&
+          std::find(classes.begin(), classes.end(), h.ref_type[kStack]) == classes.end())
+        classes.push_back(h.ref_type[kStack]);
+    for (int cls : classes)
+      ranges.insert(ranges.end(), pools.ranges(cls).begin(), pools.ranges(cls).end());
+    std::sort(ranges.begin(), ranges.end(),
+              [](const auto &a, const auto &b) { return a.begin < b.begin; });
+    return ranges;
+  }
+
+  // The stack-trace pools' pages, once the pools are loaded; nullptr when they stay resident.
   JfrPoolPages *stack_pages() {
     std::call_once(pages_once, [&] {
       if (!reread) return;
-      std::vector<int> classes;
-      for (const Handler &h : handlers)
-        if (h.kind == Handler::sample && h.ref_type[kStack] >= 0 &&
-            std::find(classes.begin(), classes.end(), h.ref_type[kStack]) == classes.end())
-          classes.push_back(h.ref_type[kStack]);
-      std::vector<JfrConstantPools::Range> ranges;
-      for (int cls : classes)
-        ranges.insert(ranges.end(), pools.ranges(cls).begin(), pools.ranges(cls).end());
-      std::sort(ranges.begin(), ranges.end(),
-                [](const auto &a, const auto &b) { return a.begin < b.begin; });
       // The reader's own buffer (give_back_stack_pages()): its pages may be given back and
       // written again with the same bytes.
       pages = std::make_unique<JfrPoolPages>(const_cast<char *>(data.data()), data.size(),
-                                             std::move(ranges), reread, !reread_always);
+                                             stack_ranges(), reread, pools_unread, !reread_always);
       res->set_pages(pages.get());
     });
     return pages.get();
@@ -912,8 +921,12 @@ void JfrChunkReader::route(const std::vector<JfrRoute> &routes) {
 void JfrChunkReader::attach(std::string_view chunk_bytes) {
   impl_->attach(chunk_bytes);
 }
-void JfrChunkReader::give_back_stack_pages(JfrPoolPages::Reread reread, bool always) {
+std::vector<JfrConstantPools::Range> JfrChunkReader::stack_ranges() {
+  return impl_->stack_ranges();
+}
+void JfrChunkReader::give_back_stack_pages(JfrPoolPages::Reread reread, bool unread, bool always) {
   impl_->reread = std::move(reread);
+  impl_->pools_unread = unread;
   impl_->reread_always = always;
 }
 size_t JfrChunkReader::release_stack_pages(size_t s) {

@@ -119,11 +119,17 @@ public:
   // once between survey() and decode().
   void attach(std::string_view chunk_bytes);
 
+  // After survey(): where the entries of the stack-trace pools that samples reference are
+  // (chunk offsets, in order), indexing the pools now; none when they are corrupt (resolve()
+  // reports it). For a chunk acquired again without them (JfrSource::acquire's `skip`).
+  std::vector<JfrConstantPools::Range> stack_ranges();
   // The bytes attached are the reader's own buffer, read from a file by `reread` (chunk
   // offsets): the pages of its stack-trace pools may be given back (release_stack_pages()) and
-  // read again when needed. With `always`, they are given back before every read_stacks() and
-  // resolve() (LoadOptions::jfr_reread_stack_pools). Before the first read_stacks().
-  void give_back_stack_pages(JfrPoolPages::Reread reread, bool always);
+  // read again when needed. With `unread`, the bytes were read without the stack_ranges()'
+  // whole pages, which are read when first needed. With `always`, they are given back before
+  // every read_stacks() and resolve() (LoadOptions::jfr_reread_stack_pools). Before the first
+  // read_stacks().
+  void give_back_stack_pages(JfrPoolPages::Reread reread, bool unread, bool always);
   // Pass 2, after slice `s` resolved: gives back the pages of the stack-trace pools that end
   // before the slice does (JfrPoolPages::release_before); the bytes given back.
   size_t release_stack_pages(size_t s);

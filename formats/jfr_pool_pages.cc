@@ -9,21 +9,23 @@
 namespace hotlines {
 
 JfrPoolPages::JfrPoolPages(char *bytes, size_t n, std::vector<JfrConstantPools::Range> ranges,
-                           Reread reread, bool keep)
+                           Reread reread, bool unread, bool keep)
     : bytes_(bytes), size_(n), ranges_(std::move(ranges)),
       state_(std::make_unique<std::atomic<uint8_t>[]>(ranges_.size())), reread_(std::move(reread)),
       keep_(keep) {
-  for (size_t i = 0; i < ranges_.size(); i++) state_[i].store(resident, std::memory_order_relaxed);
+  for (size_t i = 0; i < ranges_.size(); i++)
+    state_[i].store(unread ? State::unread : resident, std::memory_order_relaxed);
 }
 
-void JfrPoolPages::pages(size_t i, size_t *begin, size_t *end) const {
+void JfrPoolPages::whole_pages(const char *bytes, size_t n, JfrConstantPools::Range r,
+                               size_t *begin, size_t *end) {
   const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
-  const uintptr_t base = reinterpret_cast<uintptr_t>(bytes_);
-  const size_t last = std::min(ranges_[i].end, size_);
-  const uintptr_t b = (base + ranges_[i].begin + page - 1) & ~(page - 1);
+  const uintptr_t base = reinterpret_cast<uintptr_t>(bytes);
+  const size_t last = std::min(r.end, n);
+  const uintptr_t b = (base + r.begin + page - 1) & ~(page - 1);
   const uintptr_t e = (base + last) & ~(page - 1);
   *begin = *end = 0;
-  if (ranges_[i].begin < last && e > b) {
+  if (r.begin < last && e > b) {
     *begin = b - base;
     *end = e - base;
   }
@@ -36,10 +38,13 @@ bool JfrPoolPages::ensure(size_t offset) {
                        [](size_t off, const JfrConstantPools::Range &r) { return off < r.begin; });
   if (it == ranges_.begin()) return true;
   const size_t i = static_cast<size_t>(it - ranges_.begin()) - 1;
-  if (offset >= ranges_[i].end || state_[i].load(std::memory_order_acquire) != given_back)
-    return true;
+  auto absent = [&](std::memory_order order) {
+    const uint8_t st = state_[i].load(order);
+    return st == given_back || st == State::unread;
+  };
+  if (offset >= ranges_[i].end || !absent(std::memory_order_acquire)) return true;
   std::lock_guard<std::mutex> lock(reread_mu_);
-  if (state_[i].load(std::memory_order_relaxed) != given_back) return true;
+  if (!absent(std::memory_order_relaxed)) return true;
   if (!error_.empty()) return false;
   size_t begin, end;
   pages(i, &begin, &end);
@@ -49,7 +54,8 @@ bool JfrPoolPages::ensure(size_t offset) {
     return false;
   }
   reread_bytes_.fetch_add(end - begin, std::memory_order_relaxed);
-  state_[i].store(keep_ ? kept : resident, std::memory_order_release);
+  const bool first = state_[i].load(std::memory_order_relaxed) == State::unread;
+  state_[i].store(keep_ && !first ? kept : resident, std::memory_order_release);
   return true;
 }
 

@@ -31,14 +31,21 @@ public:
 
   // `bytes` (size n) are the chunk's own buffer; `ranges` (sorted, not overlapping) are where
   // its stack-trace entries are. Only whole pages inside a range are ever given back. With
-  // `keep` false, a range read again may be given back again (tests: every read is a reread).
+  // `unread`, those pages were never read (JfrSource::acquire() skipped them): each range is
+  // read when first needed, and may be given back after. With `keep` false, a range read again
+  // may be given back again (tests: every read is a reread).
   JfrPoolPages(char *bytes, size_t n, std::vector<JfrConstantPools::Range> ranges, Reread reread,
-               bool keep = true);
+               bool unread, bool keep = true);
+
+  // The whole pages of `r` in a buffer of n bytes at `bytes`: [*begin, *end) in the buffer,
+  // empty when there is none. What is given back, read again, or left unread.
+  static void whole_pages(const char *bytes, size_t n, JfrConstantPools::Range r, size_t *begin,
+                          size_t *end);
 
   // Held while entries are read: no page is given back meanwhile.
   std::shared_lock<std::shared_mutex> use() { return std::shared_lock(mu_); }
-  // Before reading the entry at `offset`, with a use() held: its pool's pages, read again if
-  // they were given back. False when they cannot be (error() says why).
+  // Before reading the entry at `offset`, with a use() held: its pool's pages, read if they
+  // were given back or not read yet. False when they cannot be (error() says why).
   bool ensure(size_t offset);
   // Gives back the pages of the ranges that end at or before `offset` but the last of them
   // (and not those given back by an earlier call or read again); nothing when a use() is held.
@@ -50,12 +57,16 @@ public:
   // Why a read again failed, "" if none did. Stable once set.
   std::string error() const;
   int64_t error_offset() const;
+  // The bytes read by ensure(), first reads of unread ranges included.
   size_t reread_bytes() const { return reread_bytes_.load(std::memory_order_relaxed); }
 
 private:
-  enum State : uint8_t { resident, given_back, kept };
-  // The page-aligned part of range i, [*begin, *end) in bytes_; empty when it has no whole page.
-  void pages(size_t i, size_t *begin, size_t *end) const;
+  // unread: not read yet, read when needed; given_back: read again when needed, then kept.
+  enum State : uint8_t { resident, unread, given_back, kept };
+  // The whole pages of range i.
+  void pages(size_t i, size_t *begin, size_t *end) const {
+    whole_pages(bytes_, size_, ranges_[i], begin, end);
+  }
   // Gives back range i's pages if it is resident: the bytes given back. Under mu_ exclusive.
   size_t give_back(size_t i);
 

@@ -147,8 +147,10 @@ struct ChunkWork {
   std::unique_ptr<JfrStackClaims> claims = std::make_unique<JfrStackClaims>();
   std::vector<JfrRoute> routes; // JFR type -> event index (range) and source
   bool pages_given = false;     // the bytes of pass 2 are held and the reader told of them
-  size_t first_slice = 0;       // index into JfrRead::slices
-  bool split = false;           // cpu and wall both as jdk.ExecutionSample (PlannedEvent::wall)
+  // The stack-trace pools that pass 2 leaves unread (JfrSource::acquire's `skip`).
+  std::vector<JfrConstantPools::Range> skip;
+  size_t first_slice = 0; // index into JfrRead::slices
+  bool split = false;     // cpu and wall both as jdk.ExecutionSample (PlannedEvent::wall)
 };
 
 // The event shown when the user picks none: the first of `name(0..n)` in order of preference.
@@ -279,8 +281,14 @@ void JfrRead::survey_chunk(size_t i) {
     }
     c.info = c.reader->info();
     // A file of several chunks is read again chunk by chunk in pass 2, into reused buffers;
-    // one chunk alone keeps its bytes.
-    if (source.rereads() && n > 1) source.release(list.chunks[i], &c.bytes, false);
+    // one chunk alone keeps its bytes. A chunk held alone is read again without the pages of
+    // its stack-trace pools (on deep-stack recordings most of its bytes), which are read as
+    // slices need them.
+    if (source.rereads() && n > 1) {
+      if (c.error.empty() && static_cast<size_t>(list.chunks[i].size) >= source.held_limit())
+        c.skip = c.reader->stack_ranges();
+      source.release(list.chunks[i], &c.bytes, false);
+    }
   } catch (const std::exception &e) { // out of memory
     chunks[i].error = std::string("cannot read JFR chunk: ") + e.what();
     chunks[i].error_offset = static_cast<int64_t>(list.chunks[i].offset);
@@ -432,17 +440,19 @@ bool JfrRead::chunk_bytes(size_t i, std::string *error) {
   ChunkWork &c = chunks[i];
   std::lock_guard<std::mutex> lock(*c.bytes_mu);
   if (c.pages_given) return true;
+  const bool unread = !c.bytes.held() && !c.skip.empty();
   if (!c.bytes.held()) {
-    if (!source.acquire(list.chunks[i], &c.bytes, error)) return false;
+    if (!source.acquire(list.chunks[i], &c.bytes, error, c.skip)) return false;
     c.reader->attach(c.bytes.bytes);
   }
+  c.skip = {};
   // Bytes read from a file are the chunk's own buffer, which can be read again.
   if (source.rereads())
     c.reader->give_back_stack_pages(
         [this, i](size_t begin, size_t n, char *to, std::string *err) {
           return source.reread(list.chunks[i], begin, n, to, err);
         },
-        options.jfr_reread_stack_pools);
+        unread, options.jfr_reread_stack_pools);
   c.pages_given = true;
   return true;
 }

@@ -1,6 +1,8 @@
 // A JFR file's bytes chunk by chunk, from memory or read into reused buffers (see jfr_source.h).
 #include "formats/jfr_source.h"
 
+#include "formats/jfr_pool_pages.h"
+
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -22,7 +24,8 @@ JfrChunkList JfrSource::chunks() {
   });
 }
 
-bool JfrSource::acquire(const JfrChunkHeader &chunk, Held *out, std::string *error) {
+bool JfrSource::acquire(const JfrChunkHeader &chunk, Held *out, std::string *error,
+                        const std::vector<JfrConstantPools::Range> &skip) {
   if (!file_) {
     out->bytes = data_.substr(chunk.offset, static_cast<size_t>(chunk.size));
     return true;
@@ -59,7 +62,22 @@ bool JfrSource::acquire(const JfrChunkHeader &chunk, Held *out, std::string *err
   }
   char *const to = b.append_space(n);
   ReadStatus st = ReadStatus::ok;
-  if (threads_ > 1 && n >= split_bytes_) {
+  if (!skip.empty()) {
+    // The bytes between the skipped pages; those pages, which a reused buffer may hold, given
+    // back.
+    size_t at = 0;
+    for (const JfrConstantPools::Range &r : skip) {
+      size_t begin, end;
+      JfrPoolPages::whole_pages(to, n, r, &begin, &end);
+      if (begin == end || begin < at) continue;
+      st = file_->read_at(chunk.offset + at, begin - at, to + at, error, cancel_);
+      if (st != ReadStatus::ok) break;
+      madvise(to + begin, end - begin, MADV_DONTNEED);
+      at = end;
+    }
+    if (st == ReadStatus::ok)
+      st = file_->read_at(chunk.offset + at, n - at, to + at, error, cancel_);
+  } else if (threads_ > 1 && n >= split_bytes_) {
     const size_t half = n / 2;
     std::string second_error;
     ReadStatus second = ReadStatus::ok;

@@ -10,6 +10,7 @@
 
 #include "formats/file_reader.h"
 #include "formats/jfr_chunk.h"
+#include "formats/jfr_constant_pool.h"
 
 #include <atomic>
 #include <condition_variable>
@@ -47,14 +48,19 @@ public:
         held_limit_(held_limit) {}
 
   uint64_t size() const { return file_ ? file_->size() : data_.size(); }
+  // Chunks of this size or more are held one at a time.
+  size_t held_limit() const { return held_limit_; }
   // Whether released chunks must be read again: false for bytes in memory.
   bool rereads() const { return file_ != nullptr; }
   // The chunks of the data; for a file, reads their headers only.
   JfrChunkList chunks();
   // The bytes of `chunk` into *out, after waiting for other chunks' release when the bytes
   // held are over the limit. False with *error ("cancelled", "stopped", a read error) on
-  // failure.
-  bool acquire(const JfrChunkHeader &chunk, Held *out, std::string *error);
+  // failure. From a file, the whole pages inside the ranges `skip` (chunk offsets, sorted) are
+  // left unread and take no memory (JfrPoolPages::whole_pages): JfrPoolPages reads them when
+  // needed.
+  bool acquire(const JfrChunkHeader &chunk, Held *out, std::string *error,
+               const std::vector<JfrConstantPools::Range> &skip = {});
   // Reads [begin, begin + n) of `chunk` (offsets in the chunk) into `to` again: a file's chunk
   // whose pages were given back while held. False with *error on failure.
   bool reread(const JfrChunkHeader &chunk, size_t begin, size_t n, char *to,

@@ -1,7 +1,7 @@
 // JfrPoolPages on a buffer of known bytes: release_before() gives back only the whole pages
 // inside the ranges that end before the offset (the bytes around them stay) but the last of
-// them, ensure() reads a
-// range's pages again once and then keeps them, nothing is given back while a use() is held,
+// them, ensure() reads a range not read yet when first needed and a range given back once
+// more and then keeps it, nothing is given back while a use() is held,
 // and a read again that fails is an error with where, never bytes from nowhere.
 #include "formats/jfr_pool_pages.h"
 
@@ -64,7 +64,8 @@ TEST_F(JfrPoolPagesTest, GivesBackWholePagesInsideTheRangesBeforeTheOffset) {
   // range 2 has no whole page; range 3 page 11.
   const size_t r0b = page / 2, r0e = 4 * page + 10, r1b = 6 * page, r1e = 8 * page,
                r2b = 9 * page + 5, r2e = 10 * page - 5, r3b = 11 * page, r3e = 12 * page;
-  JfrPoolPages pages(bytes, size, {{r0b, r0e}, {r1b, r1e}, {r2b, r2e}, {r3b, r3e}}, reread());
+  JfrPoolPages pages(bytes, size, {{r0b, r0e}, {r1b, r1e}, {r2b, r2e}, {r3b, r3e}}, reread(),
+                     false);
   // The last range behind the offset stays (events after a checkpoint still use it).
   EXPECT_EQ(pages.release_before(r0e), 0u);
   EXPECT_EQ(pages.release_before(r1e - 1), 0u);
@@ -85,7 +86,7 @@ TEST_F(JfrPoolPagesTest, GivesBackWholePagesInsideTheRangesBeforeTheOffset) {
 
 TEST_F(JfrPoolPagesTest, EnsureReadsARangeAgainOnceAndKeepsIt) {
   const size_t r0b = page, r0e = 4 * page, r1b = 5 * page, r1e = 7 * page;
-  JfrPoolPages pages(bytes, size, {{r0b, r0e}, {r1b, r1e}}, reread());
+  JfrPoolPages pages(bytes, size, {{r0b, r0e}, {r1b, r1e}}, reread(), false);
   pages.release_all();
   {
     auto use = pages.use();
@@ -107,7 +108,7 @@ TEST_F(JfrPoolPagesTest, EnsureReadsARangeAgainOnceAndKeepsIt) {
 }
 
 TEST_F(JfrPoolPagesTest, WithoutKeepARangeReadAgainIsGivenBackAgain) {
-  JfrPoolPages pages(bytes, size, {{page, 3 * page}}, reread(), false);
+  JfrPoolPages pages(bytes, size, {{page, 3 * page}}, reread(), false, false);
   for (int round = 1; round <= 2; round++) {
     pages.release_all();
     EXPECT_TRUE(zeros(page, 3 * page));
@@ -118,8 +119,46 @@ TEST_F(JfrPoolPagesTest, WithoutKeepARangeReadAgainIsGivenBackAgain) {
   }
 }
 
+// Bytes read without the ranges' whole pages (JfrSource::acquire's `skip`): each range is read
+// when first needed, may be given back after, and is kept once read a second time.
+TEST_F(JfrPoolPagesTest, UnreadRangesAreReadWhenFirstNeeded) {
+  const std::vector<JfrConstantPools::Range> ranges = {
+      {page + 9, 3 * page + 1}, {5 * page, 7 * page}, {8 * page, 9 * page}};
+  size_t b, e;
+  JfrPoolPages::whole_pages(bytes, size, ranges[0], &b, &e);
+  EXPECT_EQ(b, 2 * page);
+  EXPECT_EQ(e, 3 * page);
+  for (const auto &r : ranges) {
+    JfrPoolPages::whole_pages(bytes, size, r, &b, &e);
+    madvise(bytes + b, e - b, MADV_DONTNEED);
+  }
+  JfrPoolPages pages(bytes, size, ranges, reread(), true);
+  {
+    auto use = pages.use();
+    EXPECT_TRUE(pages.ensure(page + 9)); // in range 0, before its whole page
+    EXPECT_EQ(reads, 1);
+    EXPECT_TRUE(same(0, 3 * page + 1));
+    EXPECT_TRUE(zeros(5 * page, 7 * page));
+  }
+  EXPECT_EQ(pages.release_before(7 * page), page); // range 0 read once: given back
+  EXPECT_EQ(pages.release_before(size), 0u);       // range 1 unread: nothing to give back
+  EXPECT_TRUE(zeros(2 * page, 3 * page));
+  EXPECT_TRUE(zeros(5 * page, 7 * page));
+  {
+    auto use = pages.use();
+    EXPECT_TRUE(pages.ensure(2 * page));
+    EXPECT_TRUE(pages.ensure(6 * page));
+    EXPECT_EQ(reads, 3);
+    EXPECT_TRUE(same(0, 7 * page));
+  }
+  pages.release_all(); // range 0 read again is kept; range 1, read once, is given back
+  EXPECT_TRUE(same(0, 5 * page));
+  EXPECT_TRUE(zeros(5 * page, 7 * page));
+  EXPECT_EQ(pages.reread_bytes(), 4 * page);
+}
+
 TEST_F(JfrPoolPagesTest, NothingIsGivenBackWhileAUseIsHeld) {
-  JfrPoolPages pages(bytes, size, {{page, 3 * page}, {4 * page, 5 * page}}, reread());
+  JfrPoolPages pages(bytes, size, {{page, 3 * page}, {4 * page, 5 * page}}, reread(), false);
   {
     auto use = pages.use();
     EXPECT_EQ(pages.release_before(size), 0u); // returns at once
@@ -130,7 +169,7 @@ TEST_F(JfrPoolPagesTest, NothingIsGivenBackWhileAUseIsHeld) {
 }
 
 TEST_F(JfrPoolPagesTest, AReadAgainThatFailsIsAnErrorWithWhere) {
-  JfrPoolPages pages(bytes, size, {{page + 3, 4 * page}}, reread());
+  JfrPoolPages pages(bytes, size, {{page + 3, 4 * page}}, reread(), false);
   pages.release_all();
   fail = true;
   auto use = pages.use();

@@ -97,9 +97,10 @@ TEST_P(JfrFixture, SameProfileWhateverTheSlices) {
     }
 }
 
-// A file is read chunk by chunk into reused buffers, never whole, and the pages of its stack-trace
-// pools are given back (behind the slices, or all at once) and read again when a stack needs
-// them: the profile is the one its bytes in memory give.
+// A file is read chunk by chunk into reused buffers, never whole; the pages of its stack-trace
+// pools are given back (behind the slices, or before every read) and read again when a stack
+// needs them, and a chunk held alone (every chunk, with a held limit of 1) is read again
+// without them: the profile is the one its bytes in memory give.
 TEST_P(JfrFixture, SameProfileReadChunkByChunkFromTheFile) {
   std::string bytes = plain_bytes(GetParam());
   LoadResult whole = load(bytes, 1);

@@ -1,7 +1,8 @@
 // JfrSource on a file: each chunk's bytes are the file's, whether one thread reads a chunk or
 // two read its halves; a file that shrinks after it was opened is an error, never bytes from
 // nowhere; a chunk over the held limit waits for the others' release, and abandon() or a cancel
-// ends the wait; a chunk's bytes read again are the file's.
+// ends the wait; a chunk's bytes read again are the file's; skipped pages are not read.
+#include "formats/jfr_pool_pages.h"
 #include "formats/jfr_source.h"
 #include "test_util.h"
 
@@ -11,6 +12,8 @@
 #include <chrono>
 #include <filesystem>
 #include <thread>
+
+#include <unistd.h>
 
 using namespace hotlines;
 using namespace hotlines::test;
@@ -91,6 +94,45 @@ TEST(JfrSource, ReadsBytesOfAChunkAgain) {
   std::filesystem::resize_file(path, bytes.size() - 1000);
   EXPECT_FALSE(source.reread(c, c.size - 5000, 5000, got.data(), &error));
   EXPECT_EQ(error, "the file changed while it was read (it is shorter now)");
+}
+
+// Acquired with ranges to skip, a chunk's bytes are the file's but for the whole pages inside
+// them, which hold nothing (zeros), also in a buffer reused from a chunk read whole.
+TEST(JfrSource, ChunksAcquiredWithoutTheirSkippedPages) {
+  const std::string one = read_file(fixture_path("java-shop/profiles/ap-multi.jfr"));
+  ASSERT_GT(one.size(), 100000u);
+  const std::string bytes = one + one;
+  TempDir dir;
+  const std::string path = write(dir, bytes);
+  RegularFile file;
+  std::string error;
+  ASSERT_EQ(file.open(path, &error, {}), ReadStatus::ok) << error;
+  JfrSource source(file, nullptr);
+  const JfrChunkList list = source.chunks();
+  ASSERT_EQ(list.chunks.size(), 2u);
+  const std::vector<JfrConstantPools::Range> skip = {{100, 30000}, {30000, 30100}, {50001, 90000}};
+  JfrSource::Held held;
+  ASSERT_TRUE(source.acquire(list.chunks[0], &held, &error)) << error; // whole
+  source.release(list.chunks[0], &held, false);
+  for (const JfrChunkHeader &c : list.chunks) {
+    ASSERT_TRUE(source.acquire(c, &held, &error, skip)) << error;
+    const std::string_view want = std::string_view(bytes).substr(c.offset, c.size);
+    ASSERT_EQ(held.bytes.size(), want.size());
+    size_t at = 0, skipped = 0;
+    for (const JfrConstantPools::Range &r : skip) {
+      size_t begin, end;
+      JfrPoolPages::whole_pages(held.bytes.data(), held.bytes.size(), r, &begin, &end);
+      if (begin == end) continue;
+      EXPECT_EQ(held.bytes.substr(at, begin - at), want.substr(at, begin - at));
+      EXPECT_EQ(held.bytes.substr(begin, end - begin), std::string(end - begin, '\0'));
+      skipped += end - begin;
+      at = end;
+    }
+    EXPECT_EQ(held.bytes.substr(at), want.substr(at));
+    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    EXPECT_GE(skipped, 29900 + 39999 - 4 * page); // the first and third ranges' whole pages
+    source.release(c, &held, false);
+  }
 }
 
 namespace {
