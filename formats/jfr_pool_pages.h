@@ -31,9 +31,9 @@ public:
 
   // `bytes` (size n) are the chunk's own buffer; `ranges` (sorted, not overlapping) are where
   // its stack-trace entries are. Only whole pages inside a range are ever given back. With
-  // `unread`, those pages were never read (JfrSource::acquire() skipped them): each range is
-  // read when first needed, and may be given back after. With `keep` false, a range read again
-  // may be given back again (tests: every read is a reread).
+  // `unread`, those pages were not read (JfrSource::acquire() skipped them; they hold what the
+  // buffer held): each range is read when first needed, and given back like the others. With
+  // `keep` false, a range read again may be given back again (tests: every read is a reread).
   JfrPoolPages(char *bytes, size_t n, std::vector<JfrConstantPools::Range> ranges, Reread reread,
                bool unread, bool keep = true);
 
@@ -67,7 +67,8 @@ private:
   void pages(size_t i, size_t *begin, size_t *end) const {
     whole_pages(bytes_, size_, ranges_[i], begin, end);
   }
-  // Gives back range i's pages if it is resident: the bytes given back. Under mu_ exclusive.
+  // Gives back range i's pages if it is resident or unread: the bytes given back. Under mu_
+  // exclusive.
   size_t give_back(size_t i);
 
   char *bytes_;

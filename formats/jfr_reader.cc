@@ -446,8 +446,11 @@ bool JfrRead::chunk_bytes(size_t i, std::string *error) {
     c.reader->attach(c.bytes.bytes);
   }
   c.skip = {};
-  // Bytes read from a file are the chunk's own buffer, which can be read again.
-  if (source.rereads())
+  // Bytes read from a file are the chunk's own buffer, which can be read again. Only a chunk
+  // held alone takes enough memory to be worth giving back: a page given back costs a page
+  // fault and a zeroing when it is read again.
+  if (source.rereads() && (static_cast<size_t>(list.chunks[i].size) >= source.held_limit() ||
+                           options.jfr_reread_stack_pools))
     c.reader->give_back_stack_pages(
         [this, i](size_t begin, size_t n, char *to, std::string *err) {
           return source.reread(list.chunks[i], begin, n, to, err);

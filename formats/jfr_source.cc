@@ -63,8 +63,8 @@ bool JfrSource::acquire(const JfrChunkHeader &chunk, Held *out, std::string *err
   char *const to = b.append_space(n);
   ReadStatus st = ReadStatus::ok;
   if (!skip.empty()) {
-    // The bytes between the skipped pages; those pages, which a reused buffer may hold, given
-    // back.
+    // The bytes between the skipped pages. Those pages keep what a reused buffer held: they
+    // are read before they are used, and given back once used (JfrPoolPages).
     size_t at = 0;
     for (const JfrConstantPools::Range &r : skip) {
       size_t begin, end;
@@ -72,7 +72,6 @@ bool JfrSource::acquire(const JfrChunkHeader &chunk, Held *out, std::string *err
       if (begin == end || begin < at) continue;
       st = file_->read_at(chunk.offset + at, begin - at, to + at, error, cancel_);
       if (st != ReadStatus::ok) break;
-      madvise(to + begin, end - begin, MADV_DONTNEED);
       at = end;
     }
     if (st == ReadStatus::ok)

@@ -56,9 +56,9 @@ public:
   JfrChunkList chunks();
   // The bytes of `chunk` into *out, after waiting for other chunks' release when the bytes
   // held are over the limit. False with *error ("cancelled", "stopped", a read error) on
-  // failure. From a file, the whole pages inside the ranges `skip` (chunk offsets, sorted) are
-  // left unread and take no memory (JfrPoolPages::whole_pages): JfrPoolPages reads them when
-  // needed.
+  // failure. From a file, the whole pages inside the ranges `skip` (chunk offsets, sorted;
+  // JfrPoolPages::whole_pages) are not read: they hold what a reused buffer held, or nothing,
+  // until JfrPoolPages reads them when needed.
   bool acquire(const JfrChunkHeader &chunk, Held *out, std::string *error,
                const std::vector<JfrConstantPools::Range> &skip = {});
   // Reads [begin, begin + n) of `chunk` (offsets in the chunk) into `to` again: a file's chunk
