@@ -17,6 +17,13 @@ JfrPoolPages::JfrPoolPages(char *bytes, size_t n, std::vector<JfrConstantPools::
     state_[i].store(unread ? State::unread : resident, std::memory_order_relaxed);
 }
 
+void JfrPoolPages::populate(char *p, size_t n) {
+  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  const uintptr_t b = reinterpret_cast<uintptr_t>(p) & ~(page - 1);
+  const uintptr_t e = reinterpret_cast<uintptr_t>(p) + n;
+  if (n > 0) madvise(reinterpret_cast<void *>(b), e - b, MADV_POPULATE_WRITE);
+}
+
 void JfrPoolPages::whole_pages(const char *bytes, size_t n, JfrConstantPools::Range r,
                                size_t *begin, size_t *end) {
   const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
@@ -48,9 +55,7 @@ bool JfrPoolPages::ensure(size_t offset) {
   if (!error_.empty()) return false;
   size_t begin, end;
   pages(i, &begin, &end);
-  // The pages mapped in one call before they are written: a page fault for each of them costs
-  // microseconds on a virtual machine. Only a hint (Linux 5.14).
-  madvise(bytes_ + begin, end - begin, MADV_POPULATE_WRITE);
+  populate(bytes_ + begin, end - begin);
   if (!reread_(begin, end - begin, bytes_ + begin, &error_)) {
     if (error_.empty()) error_ = "cannot read the file again";
     error_offset_ = static_cast<int64_t>(begin);

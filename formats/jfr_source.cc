@@ -64,18 +64,22 @@ bool JfrSource::acquire(const JfrChunkHeader &chunk, Held *out, std::string *err
   ReadStatus st = ReadStatus::ok;
   if (!skip.empty()) {
     // The bytes between the skipped pages. Those pages keep what a reused buffer held: they
-    // are read before they are used, and given back once used (JfrPoolPages).
+    // are read before they are used, and given back once used (JfrPoolPages). Pages that the
+    // last chunk gave back are mapped in one call a run (JfrPoolPages::populate).
     size_t at = 0;
+    auto read = [&](size_t end) {
+      JfrPoolPages::populate(to + at, end - at);
+      st = file_->read_at(chunk.offset + at, end - at, to + at, error, cancel_);
+      return st == ReadStatus::ok;
+    };
     for (const JfrConstantPools::Range &r : skip) {
       size_t begin, end;
       JfrPoolPages::whole_pages(to, n, r, &begin, &end);
       if (begin == end || begin < at) continue;
-      st = file_->read_at(chunk.offset + at, begin - at, to + at, error, cancel_);
-      if (st != ReadStatus::ok) break;
+      if (!read(begin)) break;
       at = end;
     }
-    if (st == ReadStatus::ok)
-      st = file_->read_at(chunk.offset + at, n - at, to + at, error, cancel_);
+    if (st == ReadStatus::ok) read(n);
   } else if (threads_ > 1 && n >= split_bytes_) {
     const size_t half = n / 2;
     std::string second_error;
