@@ -193,11 +193,10 @@ struct JfrChunkReader::Impl {
     return pools_ok;
   }
 
-  // The stack-trace pools' pages, once the pools are loaded; nullptr when they stay resident.
-  // Where the entries of the pools that samples' stacks reference are, in file order; none
-  // when the pools are corrupt.
+  // Where the entries of the pools that samples' stacks reference are, in file order, those
+  // that overlap (checkpoints of a corrupt file can) merged; none when the pools are corrupt.
   std::vector<JfrConstantPools::Range> stack_ranges() {
-    std::vector<JfrConstantPools::Range> ranges;
+    std::vector<JfrConstantPools::Range> ranges, merged;
     if (!load_pools()) return ranges;
     std::vector<int> classes;
     for (const Handler &h : handlers)
@@ -208,7 +207,12 @@ struct JfrChunkReader::Impl {
       ranges.insert(ranges.end(), pools.ranges(cls).begin(), pools.ranges(cls).end());
     std::sort(ranges.begin(), ranges.end(),
               [](const auto &a, const auto &b) { return a.begin < b.begin; });
-    return ranges;
+    for (const JfrConstantPools::Range &r : ranges)
+      if (!merged.empty() && r.begin < merged.back().end)
+        merged.back().end = std::max(merged.back().end, r.end);
+      else
+        merged.push_back(r);
+    return merged;
   }
 
   // The stack-trace pools' pages, once the pools are loaded; nullptr when they stay resident.

@@ -5,9 +5,11 @@
 // stacks and threads it references collected as indexes into a JfrSliceRefs; resolve() then
 // turns those references into model ids, slice after slice in file order, through the
 // chunk's constant pools (each pool entry decoded once) into one ProfileBuilder.
-// Threading: survey(), route(), resolve() and finish() on one thread at a time; decode() and
-// read_stacks() of different slices on any threads at once (they read only what survey()
-// prepared, and the constant pools, which load once).
+// A chunk read from a file may give back the pages of its stack-trace pools behind the slices
+// and read them again when needed (give_back_stack_pages(), JfrPoolPages).
+// Threading: survey(), stack_ranges(), route(), resolve(), release_stack_pages() and finish()
+// on one thread at a time; decode() and read_stacks() of different slices on any threads at
+// once (they read only what survey() prepared, and the constant pools, which load once).
 #pragma once
 
 #include "formats/default_init_allocator.h"

@@ -448,9 +448,10 @@ bool JfrRead::chunk_bytes(size_t i, std::string *error) {
   c.skip = {};
   // Bytes read from a file are the chunk's own buffer, which can be read again. Only a chunk
   // held alone takes enough memory to be worth giving back: a page given back costs a page
-  // fault and a zeroing when it is read again.
-  if (source.rereads() && (static_cast<size_t>(list.chunks[i].size) >= source.held_limit() ||
-                           options.jfr_reread_stack_pools))
+  // fault and a zeroing when it is read again. Pools left unread must be read by the reader.
+  if (unread ||
+      (source.rereads() && (static_cast<size_t>(list.chunks[i].size) >= source.held_limit() ||
+                            options.jfr_reread_stack_pools)))
     c.reader->give_back_stack_pages(
         [this, i](size_t begin, size_t n, char *to, std::string *err) {
           return source.reread(list.chunks[i], begin, n, to, err);

@@ -4,8 +4,9 @@
 // never in memory whole, and a recording of many chunks costs no fresh pages (which the
 // kernel zeroes first: that was a quarter of a load). Large chunks are held one at a time: a
 // chunk that would take the bytes held over a limit waits for the others to be released, so a
-// file of a few chunks of 100 MB costs one buffer, not one per thread. Thread-safe: chunks are
-// acquired and released on any threads.
+// file of a few chunks of 100 MB costs one buffer, not one per thread. A chunk can be acquired
+// without some of its pages (its stack-trace pools), which are read again when needed
+// (reread(), JfrPoolPages). Thread-safe: chunks are acquired and released on any threads.
 #pragma once
 
 #include "formats/file_reader.h"

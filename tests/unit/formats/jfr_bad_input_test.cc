@@ -185,9 +185,9 @@ TEST(JfrBadInput, FlippedBytes) {
   }
 }
 
-// A file is read chunk by chunk into reused buffers, with the offsets inside each chunk
-// translated back to the file: broken files give the errors and warnings, at the offsets,
-// that the same bytes in memory give.
+// A file is read chunk by chunk into reused buffers (stack-trace pools left unread, or given
+// back and read again), with the offsets inside each chunk translated back to the file: broken
+// files give the errors and warnings, at the offsets, that the same bytes in memory give.
 TEST(JfrBadInput, FilesReadChunkByChunkFailAsTheirBytesDo) {
   std::mt19937 rng(777);
   TempDir dir;
@@ -221,8 +221,10 @@ TEST(JfrBadInput, FilesReadChunkByChunkFailAsTheirBytesDo) {
       LoadOptions o;
       o.threads = threads;
       o.jfr_slice_bytes = 20000;
-      o.jfr_held_bytes = k % 2 ? 1 : 0; // 1: a chunk read from the file waits for the last's
-                                        // release, and a failure ends the wait
+      o.jfr_held_bytes = k % 2 ? 1 : 0;      // 1: a chunk read from the file waits for the last's
+                                             // release, and a failure ends the wait; each chunk is
+                                             // read again without its stack-trace pools
+      o.jfr_reread_stack_pools = k % 3 == 1; // every stack read from the file again
       LoadResult bytes = read_jfr(d, o), file = load_profile_file(path, o);
       ASSERT_EQ(bytes.ok(), file.ok()) << bytes.describe() << " / " << file.describe();
       if (!bytes.ok()) {
