@@ -26,6 +26,20 @@ std::string write(const TempDir &dir, const std::string &bytes) {
   return path;
 }
 
+// A source over `bytes` in a file of `dir`, read by one thread, and its chunks.
+struct FileSource {
+  std::string path;
+  RegularFile file;
+  std::unique_ptr<JfrSource> source;
+  JfrChunkList list;
+  FileSource(const TempDir &dir, const std::string &bytes) : path(write(dir, bytes)) {
+    std::string error;
+    EXPECT_EQ(file.open(path, &error, {}), ReadStatus::ok) << error;
+    source = std::make_unique<JfrSource>(file, nullptr);
+    list = source->chunks();
+  }
+};
+
 } // namespace
 
 TEST(JfrSource, ChunksReadByOneOrTwoThreadsAreTheFilesBytes) {
@@ -78,20 +92,17 @@ TEST(JfrSource, ReadsBytesOfAChunkAgain) {
   const std::string one = read_file(fixture_path("java-shop/profiles/ap-multi.jfr"));
   const std::string bytes = one + one;
   TempDir dir;
-  const std::string path = write(dir, bytes);
-  RegularFile file;
+  FileSource f(dir, bytes);
+  JfrSource &source = *f.source;
+  ASSERT_EQ(f.list.chunks.size(), 2u);
+  const JfrChunkHeader &c = f.list.chunks[1];
   std::string error;
-  ASSERT_EQ(file.open(path, &error, {}), ReadStatus::ok) << error;
-  JfrSource source(file, nullptr);
-  const JfrChunkList list = source.chunks();
-  ASSERT_EQ(list.chunks.size(), 2u);
-  const JfrChunkHeader &c = list.chunks[1];
   std::string got(5000, '\0');
   ASSERT_TRUE(source.reread(c, 1000, got.size(), got.data(), &error)) << error;
   EXPECT_EQ(got, bytes.substr(c.offset + 1000, got.size()));
   EXPECT_FALSE(source.reread(c, c.size - 10, 11, got.data(), &error));
   EXPECT_EQ(error, "no such bytes to read again");
-  std::filesystem::resize_file(path, bytes.size() - 1000);
+  std::filesystem::resize_file(f.path, bytes.size() - 1000);
   EXPECT_FALSE(source.reread(c, c.size - 5000, 5000, got.data(), &error));
   EXPECT_EQ(error, "the file changed while it was read (it is shorter now)");
 }
@@ -103,13 +114,11 @@ TEST(JfrSource, ChunksAcquiredWithoutTheirSkippedPages) {
   const std::string second = read_file(fixture_path("java-shop/profiles/ap-cpu.jfr"));
   ASSERT_GT(first.size(), second.size()); // the buffer of the first holds the second
   TempDir dir;
-  const std::string path = write(dir, first + second);
-  RegularFile file;
-  std::string error;
-  ASSERT_EQ(file.open(path, &error, {}), ReadStatus::ok) << error;
-  JfrSource source(file, nullptr);
-  const JfrChunkList list = source.chunks();
+  FileSource f(dir, first + second);
+  JfrSource &source = *f.source;
+  const JfrChunkList &list = f.list;
   ASSERT_EQ(list.chunks.size(), 2u);
+  std::string error;
   JfrSource::Held held;
   ASSERT_TRUE(source.acquire(list.chunks[0], &held, &error)) << error;
   const char *const buffer = held.bytes.data();
