@@ -519,7 +519,12 @@ void JfrRead::read_slice(size_t k) {
         c.error = c.reader->error();
         c.error_offset = c.reader->error_offset();
       } else if (sw.index + 1 < c.info.slices.size()) {
-        c.reader->release_stack_pages(sw.index);
+        // A page given back costs a fault and a zeroing if it is read again: worth it once the
+        // stack tree built so far takes a quarter of the chunk's bytes (deep stacks), not for
+        // the few stacks of a few samples, whose tree keeps the peak low anyway.
+        if (out.stack_count() * 2 * sizeof(StackId) >=
+            static_cast<size_t>(list.chunks[sw.chunk].size) / 4)
+          c.reader->release_stack_pages(sw.index);
       } else {
         int64_t bad = 0, bad_at = -1;
         for (size_t j = c.first_slice; j <= k; j++) {
