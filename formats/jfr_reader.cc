@@ -205,6 +205,11 @@ struct JfrRead {
   void select_event();
   // Each slice's capacity in its events, the chunks' routes, the stack columns' room.
   void plan_ranges();
+  // Whether chunk i is read from a file and held alone (the held limit or more): pass 2 reads
+  // it without its stack-trace pools and gives their pages back behind the slices.
+  bool held_alone(size_t i) const {
+    return source.rereads() && static_cast<size_t>(list.chunks[i].size) >= source.held_limit();
+  }
   // Pass 2, on a worker: the bytes of chunk i, acquired by its first slice. False (with
   // *error) when they cannot be read.
   bool chunk_bytes(size_t i, std::string *error);
@@ -285,8 +290,7 @@ void JfrRead::survey_chunk(size_t i) {
     // its stack-trace pools (on deep-stack recordings most of its bytes), which are read as
     // slices need them.
     if (source.rereads() && n > 1) {
-      if (c.error.empty() && static_cast<size_t>(list.chunks[i].size) >= source.held_limit())
-        c.skip = c.reader->stack_ranges();
+      if (c.error.empty() && held_alone(i)) c.skip = c.reader->stack_ranges();
       source.release(list.chunks[i], &c.bytes, false);
     }
   } catch (const std::exception &e) { // out of memory
@@ -448,10 +452,8 @@ bool JfrRead::chunk_bytes(size_t i, std::string *error) {
   c.skip = {};
   // Bytes read from a file are the chunk's own buffer, which can be read again. Only a chunk
   // held alone takes enough memory to be worth giving back: a page given back costs a page
-  // fault and a zeroing when it is read again. Pools left unread must be read by the reader.
-  if (unread ||
-      (source.rereads() && (static_cast<size_t>(list.chunks[i].size) >= source.held_limit() ||
-                            options.jfr_reread_stack_pools)))
+  // fault and a zeroing when it is read again. (Pools left unread are of such a chunk.)
+  if (held_alone(i) || (source.rereads() && options.jfr_reread_stack_pools))
     c.reader->give_back_stack_pages(
         [this, i](size_t begin, size_t n, char *to, std::string *err) {
           return source.reread(list.chunks[i], begin, n, to, err);
