@@ -191,17 +191,17 @@ std::string SourceMap::add_map(const JsonDoc &doc, uint32_t object, std::string_
   return "";
 }
 
-std::optional<OriginalPosition> SourceMap::find(int32_t line, int32_t column) const {
+std::optional<OriginalPosition> SourceMap::find(int32_t line, std::optional<int32_t> column) const {
   if (line < 0 || static_cast<size_t>(line) + 1 >= line_starts_.size()) return std::nullopt;
   const Segment *begin = segments_.data() + line_starts_[line];
   const Segment *end = segments_.data() + line_starts_[line + 1];
   const Segment *hit = nullptr;
-  if (column < 0) {
+  if (!column) {
     hit = std::find_if(begin, end, [](const Segment &s) { return s.source >= 0; });
     if (hit == end) return std::nullopt;
   } else {
     const Segment *after = std::upper_bound(
-        begin, end, column, [](int32_t c, const Segment &s) { return c < s.column; });
+        begin, end, std::max(*column, 0), [](int32_t c, const Segment &s) { return c < s.column; });
     if (after == begin) return std::nullopt;
     hit = after - 1;
     if (hit->source < 0) return std::nullopt;

@@ -34,9 +34,11 @@ public:
   const std::vector<std::string> &sources() const { return sources_; }
 
   // The original position of generated line `line`, column `column` (0-based): the last segment
-  // of that line at or before the column. With column < 0 (unknown: V8's per-line ticks) the
-  // line's first segment that has a source. nullopt when the position maps to nothing.
-  std::optional<OriginalPosition> find(int32_t line, int32_t column) const;
+  // of that line at or before the column. A column below 0 (a wrapper's: vitest starts its
+  // module function 172 columns before the script's text) is the line's start. Without a column
+  // (unknown: V8's per-line ticks) the line's first segment that has a source. nullopt when the
+  // position maps to nothing.
+  std::optional<OriginalPosition> find(int32_t line, std::optional<int32_t> column) const;
   // The first segment with a source at or after (line, column): where a function starting on
   // unmapped code (tsc's `"use strict";` before a module's first line) begins in the source.
   std::optional<OriginalPosition> find_next(int32_t line, int32_t column) const;

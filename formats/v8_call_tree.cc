@@ -185,7 +185,8 @@ V8Error read_nested_nodes(const JsonDoc &doc, uint32_t head, std::vector<V8Node>
   return {};
 }
 
-V8Frames::Place V8Frames::place(const V8Node &n, int32_t line0, int32_t column0, bool start) {
+V8Frames::Place V8Frames::place(const V8Node &n, int32_t line0, std::optional<int32_t> column0,
+                                bool start) {
   Place p;
   const std::string path = ScriptSourceMaps::script_path(n.url);
   p.file = path.empty() ? n.url : path;
@@ -194,8 +195,10 @@ V8Frames::Place V8Frames::place(const V8Node &n, int32_t line0, int32_t column0,
   const SourceMap *map = maps_.find(n.url);
   if (!map) return p;
   std::optional<OriginalPosition> o = map->find(line0, column0);
-  if (!o && start) o = map->find_next(line0, column0);
-  if (!o || map->sources()[o->source].empty()) return p;
+  if (!o && start) o = map->find_next(line0, std::max(column0.value_or(0), 0));
+  // A tick that maps to nothing is nowhere in the source: its generated line is no line there
+  // (vitest runs src/x.ts transformed, under the same path), so it keeps the function's start.
+  if (!o || map->sources()[o->source].empty()) return start ? p : Place{};
   return {map->sources()[o->source], o->line + 1, true};
 }
 
@@ -233,9 +236,11 @@ FrameId V8Frames::frame(const V8Node &n, int32_t line1) {
   const Function &f = b_.profile().functions[fr.function];
   fr.line = f.start_line;
   if (line1 > 0) {
-    const Place at = place(n, line1 - 1, line1 - 1 == n.line ? n.column : -1, false);
-    // A line mapping into another file than the function's start keeps the start line.
-    if (b_.intern(at.file) == f.file) fr.line = at.line;
+    const Place at = place(
+        n, line1 - 1, line1 - 1 == n.line ? std::optional<int32_t>(n.column) : std::nullopt, false);
+    // A line mapping into another file than the function's start, or to nothing, keeps the
+    // start line.
+    if (!at.file.empty() && b_.intern(at.file) == f.file) fr.line = at.line;
   }
   return b_.frame(fr);
 }

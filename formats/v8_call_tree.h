@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -90,9 +91,9 @@ private:
     int32_t line = 0; // 1-based, 0 unknown
     bool mapped = false;
   };
-  // Where a generated position lands; `start`: a function's first position, which when
-  // unmapped takes the next mapped one.
-  Place place(const V8Node &n, int32_t line0, int32_t column0, bool start);
+  // Where a generated position lands (`column0` nullopt: anywhere on the line); `start`: a
+  // function's first position, which when unmapped takes the next mapped one.
+  Place place(const V8Node &n, int32_t line0, std::optional<int32_t> column0, bool start);
   FunctionId function(const V8Node &n);
 
   ProfileBuilder &b_;

@@ -109,13 +109,18 @@ def source_map(url):
 
 
 def place(frame, line0, column, start=False):
-    """(file, 1-based line) of a generated position; column None: the line's first mapping.
-    A function's start (start=True) that maps to nothing takes the next segment with a source."""
+    """(file, 1-based line) of a generated position; column None: the line's first mapping,
+    a column below 0 (a wrapper's, as vitest's module function): the line's start. A function's
+    start (start=True) that maps to nothing takes the next segment with a source; a tick that
+    maps to nothing in a mapped script is (None, 0): it keeps the function's start line."""
     url = frame["url"]
+    column = None if column is None else max(column, 0)
     unmapped = (script_path(url) or url, line0 + 1)
     m = source_map(url) if line0 >= 0 else None
-    if not m or line0 >= len(m[1]):
+    if not m:
         return unmapped
+    if line0 >= len(m[1]):
+        return unmapped if start else (None, 0)
     segs = m[1][line0]
     if column is None:
         hits = [s for s in segs if s[1] is not None][:1]
@@ -125,8 +130,8 @@ def place(frame, line0, column, start=False):
         after = [s for l0, segs in enumerate(m[1][line0:], line0) for s in segs
                  if s[1] is not None and (l0 > line0 or s[0] >= column)][:1]
         hits = after
-    if not hits or hits[0][1] is None:
-        return unmapped
+    if not hits or hits[0][1] is None:  # a tick that maps to nothing keeps the start line
+        return unmapped if start else (None, 0)
     return m[0][hits[0][1]], hits[0][2] + 1
 
 

@@ -157,8 +157,11 @@ TEST(SourceMap, DecodesVlqAndFindsPositions) {
   EXPECT_EQ(m.find(0, 9)->column, 1);
   EXPECT_FALSE(m.find(1, 0));
   EXPECT_FALSE(m.find(2, 1));
-  EXPECT_EQ(m.find(2, -1)->source, 1u);
-  EXPECT_EQ(m.find(2, -1)->line, 5);
+  EXPECT_EQ(m.find(2, std::nullopt)->source, 1u); // no column: the line's first mapped segment
+  EXPECT_EQ(m.find(2, std::nullopt)->line, 5);
+  EXPECT_FALSE(m.find(2, -1));         // a column before the line: its start, unmapped
+  EXPECT_EQ(m.find(0, -172)->line, 0); // a.ts 0:0 at column 0
+  EXPECT_FALSE(m.find(1, std::nullopt));
   EXPECT_EQ(m.find_next(1, 0)->line, 5);
   SourceMap bad;
   EXPECT_NE(bad.parse(R"({"version":3,"sources":["a.ts"],"mappings":"AAAA,A!"})", "/")
@@ -216,6 +219,35 @@ TEST(CpuProfile, FramesFollowSourceMaps) {
       off);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r.profile->str(r.profile->functions[0].file), (dir / "dist" / "x.js").string());
+  fs::remove_all(dir);
+}
+
+// vitest runs src/m.ts transformed under its own path, in a module function that V8 starts
+// 172 columns before the script's text. Its ticks on positions that map to nothing keep the
+// function's start: their generated lines are no lines of m.ts.
+TEST(CpuProfile, ModuleWrapperAndUnmappedTicksKeepTheStartLine) {
+  namespace fs = std::filesystem;
+  const fs::path dir =
+      fs::temp_directory_path() / ("hotlines-cpuprofile-wrapper-" + std::to_string(getpid()));
+  fs::create_directories(dir / "src");
+  // Generated line 0: column 0 maps to nothing, column 5 to m.ts line 7. Line 1: nothing.
+  std::ofstream(dir / "src" / "m.ts.map")
+      << R"({"version":3,"sources":["m.ts"],"mappings":"A,KAMA;A"})";
+  std::ofstream(dir / "src" / "m.ts") << "const a = 1;\nwork(a);\n//# sourceMappingURL=m.ts.map\n";
+  const std::string url = "file://" + (dir / "src" / "m.ts").string();
+  LoadResult r = read_cpuprofile(
+      R"({"nodes":[{"id":1,"callFrame":{"functionName":"","url":")" + url +
+      R"(","lineNumber":0,"columnNumber":-172},"positionTicks":[{"line":1,"ticks":1},)"
+      R"({"line":2,"ticks":1}]}],"startTime":0,"endTime":10,"samples":[1,1,1],)"
+      R"("timeDeltas":[1,1,1]})");
+  ASSERT_TRUE(r.ok()) << r.describe();
+  const Profile &p = *r.profile;
+  const Event &e = p.events[0];
+  ASSERT_EQ(e.samples.stack.size(), 3u);
+  const Function &f = p.functions[p.frames[p.stack_frame[e.samples.stack[0]]].function];
+  EXPECT_EQ(p.str(f.name), "(anonymous) (m.ts:7)"); // the first mapped segment from column 0
+  for (size_t i = 0; i < 3; i++)
+    EXPECT_EQ(p.frames[p.stack_frame[e.samples.stack[i]]].line, 7) << i;
   fs::remove_all(dir);
 }
 
@@ -356,7 +388,7 @@ TEST(SourceMap, IndexMapSections) {
   EXPECT_EQ(m.find(1, 12)->source, 1u);
   EXPECT_EQ(m.find(1, 12)->line, 5);
   EXPECT_EQ(m.find(2, 2)->line, 6); // b's second line, its column not shifted
-  EXPECT_EQ(m.find(2, -1)->source, 1u);
+  EXPECT_EQ(m.find(2, std::nullopt)->source, 1u);
   SourceMap bad;
   EXPECT_EQ(
       bad.parse(R"({"version":3,"sections":[{"offset":{"line":0,"column":0},"url":"x.map"}]})",
