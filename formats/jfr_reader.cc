@@ -13,6 +13,7 @@
 #include "formats/jfr_chunk.h"
 #include "formats/jfr_chunk_reader.h"
 #include "formats/jfr_event_table.h"
+#include "formats/jfr_id_map.h"
 #include "formats/jfr_metadata_cache.h"
 #include "formats/jfr_source.h"
 
@@ -115,6 +116,13 @@ struct PlannedEvent {
   uint8_t wall_source = 0; // the split type's index in the wall event's sources
   size_t size = 0;         // samples the survey counted
   SampleColumns columns;
+  // LoadOptions::merge_samples: the samples of one stack and source are summed into one row:
+  // merged_row[(stack + 1) * sources + source] (stack + 1: 0 for kNoStack) indexes
+  // merged_key / _count / _value, from which the columns are built at the end.
+  bool merge = false;
+  JfrIdMap<uint32_t> merged_row;
+  std::vector<uint64_t> merged_key;
+  std::vector<int64_t> merged_count, merged_value;
   // Whether any sample has a thread other than 0, a time, a count other than 1, a value
   // other than its count, a state: the columns that hold only defaults are dropped at the end.
   bool any_thread = false, any_time = false, any_count = false, any_value = false,
@@ -430,6 +438,12 @@ void JfrRead::plan_ranges() {
   }
   for (ChunkWork &c : chunks) c.reader->route(c.routes);
   for (PlannedEvent &ev : events) {
+    // Rows differ by stack and source only when the load reads no threads and no times, and
+    // the event has no counts of its own (a merged row's count is its number of samples) and
+    // no states.
+    ev.merge = options.merge_samples && !options.sample_threads && !options.sample_times &&
+               !ev.count && !ev.state;
+    if (ev.merge) continue;
     reserve_huge(ev.columns.stack, ev.size);
     if (options.sample_threads) ev.columns.thread.reserve(ev.size);
     if (options.sample_times) ev.columns.time.reserve(ev.size);
@@ -550,11 +564,61 @@ void JfrRead::read_slice(size_t k) {
 }
 
 namespace {
-// Appends `raw`'s first n samples to an event's columns, noting which hold more than defaults
-// and summing its totals.
+// Sums `raw`'s first n samples (their `values`, or 1 each when null) into the merged rows of
+// their stack and source.
+void merge_samples(const JfrEventColumns &raw, size_t n, const int64_t *values, PlannedEvent &ev) {
+  const uint64_t sources = std::max<size_t>(ev.sources.size(), 1);
+  for (size_t i = 0; i < n; i++) {
+    const StackId s = raw.stack[i];
+    const uint64_t key =
+        (s == kNoStack ? 0 : uint64_t{s} + 1) * sources + (raw.source.empty() ? 0 : raw.source[i]);
+    const auto [row, added] =
+        ev.merged_row.insert(key, static_cast<uint32_t>(ev.merged_key.size()));
+    if (added) {
+      ev.merged_key.push_back(key);
+      ev.merged_count.push_back(0);
+      ev.merged_value.push_back(0);
+    }
+    ev.merged_count[*row]++;
+    ev.overflow |= __builtin_add_overflow(ev.merged_value[*row], values ? values[i] : 1,
+                                          &ev.merged_value[*row]);
+  }
+}
+
+// The columns of an event's merged rows, in stack order: a row's count is its number of
+// samples.
+void build_merged(PlannedEvent &ev) {
+  SampleColumns &c = ev.columns;
+  const uint64_t sources = std::max<size_t>(ev.sources.size(), 1);
+  std::vector<uint32_t> order(ev.merged_key.size());
+  for (uint32_t r = 0; r < order.size(); r++) order[r] = r;
+  std::sort(order.begin(), order.end(),
+            [&](uint32_t a, uint32_t b) { return ev.merged_key[a] < ev.merged_key[b]; });
+  std::vector<int64_t> counts, values, source;
+  for (uint32_t r : order) {
+    const uint64_t key = ev.merged_key[r];
+    c.stack.push_back(key < sources ? kNoStack : static_cast<StackId>(key / sources - 1));
+    counts.push_back(ev.merged_count[r]);
+    values.push_back(ev.merged_value[r]);
+    source.push_back(static_cast<int64_t>(key % sources));
+    ev.any_count |= ev.merged_count[r] != 1;
+  }
+  c.count = PackedInts::pack(counts);
+  c.value = PackedInts::pack(values);
+  c.source = PackedInts::pack(source);
+  ev.merged_row = {};
+  ev.merged_key = {};
+  ev.merged_count = {};
+  ev.merged_value = {};
+}
+
+// Appends `raw`'s first n samples to an event's columns (or sums them into its merged rows),
+// noting which hold more than defaults and summing its totals.
 void append_samples(const JfrEventColumns &raw, size_t n, PlannedEvent &ev) {
   SampleColumns &c = ev.columns;
-  c.stack.insert(c.stack.end(), raw.stack.begin(), raw.stack.begin() + static_cast<ptrdiff_t>(n));
+  const bool keep = !ev.merge; // else only summed, by merge_samples()
+  if (keep)
+    c.stack.insert(c.stack.end(), raw.stack.begin(), raw.stack.begin() + static_cast<ptrdiff_t>(n));
   bool thread = false, time = false, count = false, value = false, stack = false;
   for (size_t i = 0; i < n; i++) stack |= raw.stack[i] != kNoStack;
   if (!raw.thread.empty()) {
@@ -565,7 +629,7 @@ void append_samples(const JfrEventColumns &raw, size_t n, PlannedEvent &ev) {
     c.time.append(raw.time.data(), n);
     for (size_t i = 0; i < n; i++) time |= raw.time[i] != 0;
   }
-  if (!raw.source.empty()) c.source.append(raw.source.data(), n);
+  if (!raw.source.empty() && keep) c.source.append(raw.source.data(), n);
   const int64_t *counts = raw.count.empty() ? nullptr : raw.count.data();
   const int64_t *values = raw.value.empty() ? counts : raw.value.data();
   if (counts) {
@@ -579,13 +643,13 @@ void append_samples(const JfrEventColumns &raw, size_t n, PlannedEvent &ev) {
     ev.overflow |= __builtin_add_overflow(ev.total_count, static_cast<int64_t>(n), &ev.total_count);
   }
   if (values) {
-    if (ev.value) c.value.append(values, n);
+    if (ev.value && keep) c.value.append(values, n);
     for (size_t i = 0; i < n; i++) {
       value |= values[i] != (counts ? counts[i] : 1);
       ev.overflow |= __builtin_add_overflow(ev.total_value, values[i], &ev.total_value);
     }
   } else {
-    if (ev.value) c.value.append(n, 1);
+    if (ev.value && keep) c.value.append(n, 1);
     ev.overflow |= __builtin_add_overflow(ev.total_value, static_cast<int64_t>(n), &ev.total_value);
   }
   if (ev.state) {
@@ -596,6 +660,7 @@ void append_samples(const JfrEventColumns &raw, size_t n, PlannedEvent &ev) {
       for (size_t i = 0; i < n && !ev.any_state; i++) ev.any_state = raw.state[i] != 0;
     }
   }
+  if (ev.merge) merge_samples(raw, n, values, ev);
   ev.any_stack |= stack;
   ev.any_thread |= thread;
   ev.any_time |= time;
@@ -681,6 +746,7 @@ bool JfrRead::add_events() {
 
 bool JfrRead::add_event(PlannedEvent &ev) {
   SampleColumns &c = ev.columns;
+  if (ev.merge) build_merged(ev);
   if (c.size() == 0 || (ev.by_type && !ev.any_stack)) return true;
   if (ev.overflow) {
     failure = LoadResult::failure("JFR event " + ev.name + ": values overflow a 64-bit total", 0);
@@ -707,6 +773,7 @@ bool JfrRead::add_event(PlannedEvent &ev) {
   for (const std::string &s : ev.sources) e.sources.push_back(out.intern(s));
   if (!ev.rule.empty()) e.rule = out.intern(ev.rule);
   e.samples = std::move(c);
+  e.merged = ev.merge;
   return true;
 }
 

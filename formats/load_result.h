@@ -48,6 +48,11 @@ struct LoadOptions {
   // a recording without them. For one-query commands that neither filter nor show samples by
   // thread or time. JFR only; the other readers read all.
   bool sample_threads = true, sample_times = true;
+  // With neither threads nor times read: the samples of one stack (and source) are summed
+  // into one row whose count is their number (Event::merged), so a one-query command on
+  // millions of samples keeps a row per stack. Events with counts of their own or thread
+  // states keep their rows. JFR only.
+  bool merge_samples = false;
   // Bytes of JFR events decoded as one unit of work (0: the reader's default of a few MB).
   // Tests make it small to cut the fixtures into many slices; the profile is the same.
   size_t jfr_slice_bytes = 0;

@@ -149,6 +149,10 @@ struct Event {
   StringId rule = 0; // how the reader chose the samples when their type does not
                      // say ("jdk.ExecutionSample in STATE_DEFAULT: ..."), else 0
   SampleColumns samples;
+  // Each row stands for count_at(i) samples of one stack, summed by a load that read no
+  // threads or times (LoadOptions::merge_samples); else a row is a sample, or what the
+  // format's sample holds (a pprof sample's count).
+  bool merged = false;
   int64_t total_count = 0;
   int64_t total_value = 0;
   // Samples recorded without a stack (the JDK writes some allocation events so, pprof allows

@@ -366,11 +366,12 @@ void ProfileBuilder::total(Event &e) {
 void ProfileBuilder::place_stackless() {
   StackId no_stack = kNoStack;
   for (Event &e : p_->events) {
-    for (StackId &s : e.samples.stack) {
-      if (s != kNoStack) continue;
+    std::vector<StackId> &stacks = e.samples.stack;
+    for (size_t i = 0; i < stacks.size(); i++) {
+      if (stacks[i] != kNoStack) continue;
       if (no_stack == kNoStack) no_stack = no_stack_root();
-      s = no_stack;
-      e.stackless++;
+      stacks[i] = no_stack;
+      e.stackless += e.merged ? static_cast<uint64_t>(e.samples.count_at(i)) : 1;
     }
   }
 }

@@ -53,6 +53,7 @@ bool CliInput::load(const std::string &path, const CliFlags &flags, bool one_eve
     options.only_event = flags.event;
     options.sample_threads = reads.threads || !flags.threads.empty();
     options.sample_times = reads.times || !flags.from.empty() || !flags.to.empty();
+    options.merge_samples = true; // when neither is read
   }
   LoadResult r = load_profile_file(path, options);
   if (!r.ok()) {

@@ -102,6 +102,7 @@ const std::vector<uint8_t> &ViewWeights::first_function_line() const {
 PassTotals weigh_samples(const SampleFilter &filter, const Profile &p, bool want_threads,
                          const std::atomic<bool> *cancel, unsigned threads) {
   const SampleColumns &cols = p.events[filter.event()].samples;
+  const bool merged = p.events[filter.event()].merged; // a row counts count_at(i) samples
   const size_t nodes = filter.tree()->size();
   if (threads == 0) threads = query_threads();
   if (cols.size() < 100000) threads = 1;
@@ -134,7 +135,7 @@ PassTotals weigh_samples(const SampleFilter &filter, const Profile &p, bool want
     uint32_t ring_node[kAhead];
     int64_t ring_wt[kAhead];
     size_t queued = 0;
-    auto add = [&](uint32_t node, int64_t wt) __attribute__((always_inline)) {
+    auto add = [&](size_t i, uint32_t node, int64_t wt) __attribute__((always_inline)) {
       if (node == kNoNode) {
         empty += wt;
       } else if (sparse) {
@@ -149,21 +150,21 @@ PassTotals weigh_samples(const SampleFilter &filter, const Profile &p, bool want
         ring_wt[slot] = wt;
       }
       total += wt;
-      samples++;
+      samples += merged ? static_cast<uint64_t>(cols.count_at(i)) : 1;
     };
     if (want_threads) {
       int64_t *th = a.thread.data();
       filter.for_each_sample(
           b, e, cancel,
-          [&](size_t, uint32_t node, int64_t wt, int64_t, ThreadId thread)
+          [&](size_t i, uint32_t node, int64_t wt, int64_t, ThreadId thread)
               __attribute__((always_inline)) {
-                add(node, wt);
+                add(i, node, wt);
                 th[thread] += wt;
               });
     } else {
       filter.for_each(
-          b, e, cancel, [&](size_t, uint32_t node, int64_t wt) __attribute__((always_inline)) {
-            add(node, wt);
+          b, e, cancel, [&](size_t i, uint32_t node, int64_t wt) __attribute__((always_inline)) {
+            add(i, node, wt);
           });
     }
     for (size_t i = queued > kAhead ? queued - kAhead : 0; i < queued; i++)

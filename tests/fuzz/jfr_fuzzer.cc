@@ -13,6 +13,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const std::string_view bytes(reinterpret_cast<const char *>(data), size);
   hotlines::LoadOptions options;
   options.threads = size % 5 == 0 ? 2 : 1; // the parallel path too, now and then
+  // A one-query command's load (samples merged per stack) now and then.
+  if (size % 3 == 0) {
+    options.sample_threads = options.sample_times = false;
+    options.merge_samples = true;
+  }
   hotlines::LoadResult r = hotlines::read_jfr(bytes, options);
   if (r.ok()) {
     const std::string problem = r.profile->check_valid();

@@ -156,6 +156,48 @@ TEST_P(JfrOracle, UnfilteredViewsMatch) {
   RecordProperty("merged_names", static_cast<int>(c.merged));
 }
 
+// What a one-query command loads (CliInput: one event, no threads or times, samples merged
+// per stack): the same views as a full load, sample count and all.
+TEST_P(JfrOracle, MergedOneEventLoadsGiveTheSameViews) {
+  std::string file = java_profile(GetParam());
+  auto full = load(file);
+  ASSERT_NE(full, nullptr);
+  size_t compared = 0;
+  for (const Event &ev : full->profile().events) {
+    const std::string event(full->profile().str(ev.name));
+    LoadOptions o;
+    o.only_event = event;
+    o.sample_threads = o.sample_times = false;
+    o.merge_samples = true;
+    LoadResult r = load_profile_file(file, o);
+    ASSERT_TRUE(r.ok()) << r.describe();
+    auto one = ProfileIndex::build(std::shared_ptr<const Profile>(std::move(r.profile)));
+    for (Measure m : {Measure::count, Measure::value}) {
+      SCOPED_TRACE(std::string(GetParam()) + " " + event + (m == Measure::count ? " count" : ""));
+      View v;
+      v.event = event;
+      v.measure = m;
+      ViewResult a = compute_view(*full, v), b = compute_view(*one, v);
+      ASSERT_TRUE(a.ok() && b.ok());
+      EXPECT_EQ(b.weights->total, a.weights->total);
+      EXPECT_EQ(b.weights->samples, a.weights->samples);
+      std::vector<std::tuple<std::string, int64_t, int64_t>> ra, rb;
+      for (const FunctionRow &row : hot_functions(*a.weights, {}).rows)
+        ra.emplace_back(row.name, row.self, row.total);
+      for (const FunctionRow &row : hot_functions(*b.weights, {}).rows)
+        rb.emplace_back(row.name, row.self, row.total);
+      std::sort(ra.begin(), ra.end());
+      std::sort(rb.begin(), rb.end());
+      EXPECT_EQ(rb, ra);
+      for (const Event &e : one->profile().events) compared += e.merged;
+    }
+  }
+  const std::string name = GetParam();
+  if (name == "jdk-alloc-lock.jfr" || name == "ap-multi.jfr") {
+    EXPECT_GT(compared, 0u);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Fixtures, JfrOracle,
                          ::testing::Values("ap-cpu.jfr", "ap-wall.jfr", "ap-multi.jfr",
                                            "jdk-profile.jfr", "jdk-alloc-lock.jfr",
