@@ -13,7 +13,6 @@
 #include "formats/jfr_chunk.h"
 #include "formats/jfr_chunk_reader.h"
 #include "formats/jfr_event_table.h"
-#include "formats/jfr_id_map.h"
 #include "formats/jfr_metadata_cache.h"
 #include "formats/jfr_source.h"
 
@@ -116,13 +115,14 @@ struct PlannedEvent {
   uint8_t wall_source = 0; // the split type's index in the wall event's sources
   size_t size = 0;         // samples the survey counted
   SampleColumns columns;
-  // LoadOptions::merge_samples: the samples of one stack and source are summed into one row:
-  // merged_row[(stack + 1) * sources + source] (stack + 1: 0 for kNoStack) indexes
-  // merged_key / _count / _value, from which the columns are built at the end.
+  // LoadOptions::merge_samples: the samples of one stack and source are summed into one row,
+  // at key (stack + 1) * sources + source (stack + 1: 0 for kNoStack) of merged_count and
+  // merged_value, and appended as rows at the end. Keys from merged_keys up (stacks of a tree
+  // of millions of nodes, where a stack has a few samples) keep a row per sample.
   bool merge = false;
-  JfrIdMap<uint32_t> merged_row;
-  std::vector<uint64_t> merged_key;
+  uint64_t merged_keys = 0;
   std::vector<int64_t> merged_count, merged_value;
+  size_t single_rows = 0; // rows appended as they came (count 1), before the merged ones
   // Whether any sample has a thread other than 0, a time, a count other than 1, a value
   // other than its count, a state: the columns that hold only defaults are dropped at the end.
   bool any_thread = false, any_time = false, any_count = false, any_value = false,
@@ -132,6 +132,9 @@ struct PlannedEvent {
 };
 
 constexpr size_t kDefaultSliceBytes = size_t{4} << 20;
+// Merged samples (LoadOptions::merge_samples) of stack and source keys below this share rows:
+// 4 MiB of sums at most.
+constexpr uint64_t kDefaultMergedKeys = uint64_t{1} << 18;
 
 struct SliceWork {
   size_t chunk = 0, index = 0;        // info.slices[index] of chunks[chunk]
@@ -443,7 +446,8 @@ void JfrRead::plan_ranges() {
     // no states.
     ev.merge = options.merge_samples && !options.sample_threads && !options.sample_times &&
                !ev.count && !ev.state;
-    if (ev.merge) continue;
+    ev.merged_keys = options.jfr_merged_keys ? options.jfr_merged_keys : kDefaultMergedKeys;
+    // Address space only: a merged event touches what its rows take.
     reserve_huge(ev.columns.stack, ev.size);
     if (options.sample_threads) ev.columns.thread.reserve(ev.size);
     if (options.sample_times) ev.columns.time.reserve(ev.size);
@@ -565,49 +569,46 @@ void JfrRead::read_slice(size_t k) {
 
 namespace {
 // Sums `raw`'s first n samples (their `values`, or 1 each when null) into the merged rows of
-// their stack and source.
+// their stack and source; a sample whose key is past merged_keys is a row of its own.
 void merge_samples(const JfrEventColumns &raw, size_t n, const int64_t *values, PlannedEvent &ev) {
+  SampleColumns &c = ev.columns;
   const uint64_t sources = std::max<size_t>(ev.sources.size(), 1);
   for (size_t i = 0; i < n; i++) {
     const StackId s = raw.stack[i];
-    const uint64_t key =
-        (s == kNoStack ? 0 : uint64_t{s} + 1) * sources + (raw.source.empty() ? 0 : raw.source[i]);
-    const auto [row, added] =
-        ev.merged_row.insert(key, static_cast<uint32_t>(ev.merged_key.size()));
-    if (added) {
-      ev.merged_key.push_back(key);
-      ev.merged_count.push_back(0);
-      ev.merged_value.push_back(0);
+    const uint8_t source = raw.source.empty() ? 0 : raw.source[i];
+    const uint64_t key = (s == kNoStack ? 0 : uint64_t{s} + 1) * sources + source;
+    const int64_t value = values ? values[i] : 1;
+    if (key >= ev.merged_keys) {
+      c.stack.push_back(s);
+      c.value.push_back(value);
+      c.source.push_back(source);
+      ev.single_rows++;
+      continue;
     }
-    ev.merged_count[*row]++;
-    ev.overflow |= __builtin_add_overflow(ev.merged_value[*row], values ? values[i] : 1,
-                                          &ev.merged_value[*row]);
+    if (key >= ev.merged_count.size()) {
+      const size_t size = std::max<size_t>(key + 1, ev.merged_count.size() * 2);
+      ev.merged_count.resize(size, 0);
+      ev.merged_value.resize(size, 0);
+    }
+    ev.merged_count[key]++;
+    ev.overflow |= __builtin_add_overflow(ev.merged_value[key], value, &ev.merged_value[key]);
   }
 }
 
-// The columns of an event's merged rows, in stack order: a row's count is its number of
-// samples.
+// Appends an event's merged rows, in key order, after its single rows: a row's count is its
+// number of samples.
 void build_merged(PlannedEvent &ev) {
   SampleColumns &c = ev.columns;
   const uint64_t sources = std::max<size_t>(ev.sources.size(), 1);
-  std::vector<uint32_t> order(ev.merged_key.size());
-  for (uint32_t r = 0; r < order.size(); r++) order[r] = r;
-  std::sort(order.begin(), order.end(),
-            [&](uint32_t a, uint32_t b) { return ev.merged_key[a] < ev.merged_key[b]; });
-  std::vector<int64_t> counts, values, source;
-  for (uint32_t r : order) {
-    const uint64_t key = ev.merged_key[r];
+  c.count.append(ev.single_rows, 1);
+  for (uint64_t key = 0; key < ev.merged_count.size(); key++) {
+    if (ev.merged_count[key] == 0) continue;
     c.stack.push_back(key < sources ? kNoStack : static_cast<StackId>(key / sources - 1));
-    counts.push_back(ev.merged_count[r]);
-    values.push_back(ev.merged_value[r]);
-    source.push_back(static_cast<int64_t>(key % sources));
-    ev.any_count |= ev.merged_count[r] != 1;
+    c.count.push_back(ev.merged_count[key]);
+    c.value.push_back(ev.merged_value[key]);
+    c.source.push_back(static_cast<int64_t>(key % sources));
+    ev.any_count |= ev.merged_count[key] != 1;
   }
-  c.count = PackedInts::pack(counts);
-  c.value = PackedInts::pack(values);
-  c.source = PackedInts::pack(source);
-  ev.merged_row = {};
-  ev.merged_key = {};
   ev.merged_count = {};
   ev.merged_value = {};
 }

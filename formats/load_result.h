@@ -53,6 +53,11 @@ struct LoadOptions {
   // millions of samples keeps a row per stack. Events with counts of their own or thread
   // states keep their rows. JFR only.
   bool merge_samples = false;
+  // Merged samples share a row when their stack id and source make a key below this (0: the
+  // reader's default, 2^18); past it (a tree of millions of nodes, a few samples a stack) each
+  // keeps its row. Tests make it small so that both kinds of rows are made; the views are the
+  // same.
+  size_t jfr_merged_keys = 0;
   // Bytes of JFR events decoded as one unit of work (0: the reader's default of a few MB).
   // Tests make it small to cut the fixtures into many slices; the profile is the same.
   size_t jfr_slice_bytes = 0;

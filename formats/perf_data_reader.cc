@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -43,6 +44,19 @@ std::string recorded_build_ids(const std::string &path, const LoadOptions &optio
 }
 
 } // namespace
+
+std::string perf_lost_warning(std::string_view err) {
+  std::string said;
+  for (size_t at = err.find(" and lost "); at != err.npos; at = err.find(" and lost ", at + 1)) {
+    const size_t begin = err.rfind('\n', at) == err.npos ? 0 : err.rfind('\n', at) + 1;
+    const size_t end = std::min(err.find('\n', at), err.size());
+    said += (said.empty() ? "" : "; ") + std::string(err.substr(begin, end - begin));
+  }
+  if (said.empty()) return "";
+  return "perf lost events while recording (perf script: " + said +
+         "): samples, and the mappings of programs that started meanwhile, may be missing; "
+         "record at a lower frequency (-F) or on a less loaded machine";
+}
 
 bool is_perf_data(std::string_view data) {
   return data.substr(0, 8) == "PERFILE2";
@@ -90,12 +104,17 @@ LoadResult read_perf_data_file(const std::string &path, const LoadOptions &optio
         (c.signal ? std::string("signal ") + std::to_string(c.signal)
                   : "exit code " + std::to_string(c.exit_code)) +
         "): " + (c.err.empty() ? std::string("no message") : tail_lines(c.err, 3)));
+  std::string lost = perf_lost_warning(c.err);
   if (!r.ok()) {
     r.error = "perf script output: " + r.error;
-    if (!c.err.empty()) r.error += " (perf said: " + tail_lines(c.err, 3) + ")";
+    if (!lost.empty())
+      r.error += " (" + lost + ")";
+    else if (!c.err.empty())
+      r.error += " (perf said: " + tail_lines(c.err, 3) + ")";
     return r;
   }
   r.profile->metadata.format = "perf-data";
+  if (!lost.empty()) r.profile->metadata.warnings.push_back(LoadWarning{std::move(lost), -1, -1});
   return r;
 }
 

@@ -20,7 +20,13 @@ bool is_perf_data(std::string_view data);
 // The perf script command read_perf_data_file runs on `path`.
 std::vector<std::string> perf_script_argv(const std::string &path);
 
-// Runs perf script on the file; its output is limited to options.limits.max_bytes.
+// The warning a load gives when perf script says the recording lost events ("Processed 1135
+// events and lost 26 chunks!", "... lost 3.50% samples!"), from perf's stderr; "" when not.
+std::string perf_lost_warning(std::string_view perf_stderr);
+
+// Runs perf script on the file; its output is limited to options.limits.max_bytes. What perf
+// says about lost events becomes a warning (perf_lost_warning), or part of the error when no
+// sample is left.
 LoadResult read_perf_data_file(const std::string &path, const LoadOptions &options = {});
 
 // perf.data bytes already in memory (inflated from gzip, stdin): written to a temporary file

@@ -5,6 +5,7 @@
 
 #include <uv.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
@@ -393,10 +394,19 @@ std::string perf_record(const RunParams &p, const RecipeContext &ctx, const std:
   }
   RunStep step;
   step.argv = {p.perf.empty() ? "perf" : p.perf, "record", "-e", "cpu-clock"};
-  if (fp)
+  if (fp) {
     step.argv.push_back("-g");
-  else
+  } else {
     step.argv.insert(step.argv.end(), {"--call-graph", "dwarf"});
+    // Each DWARF sample copies 8 KiB of stack: at perf's default 4000 Hz a loaded 2-core
+    // machine lost a third of them, and a test binary's mappings with them. perfArgs' own
+    // frequency or period wins.
+    const bool rate = std::any_of(p.perf_args.begin(), p.perf_args.end(), [](const auto &a) {
+      return a.starts_with("-F") || a.starts_with("--freq") || a.starts_with("-c") ||
+             a.starts_with("--count");
+    });
+    if (!rate) step.argv.insert(step.argv.end(), {"-F", "999"});
+  }
   step.argv.insert(step.argv.end(), {"-o", plan->profile_path});
   step.argv.insert(step.argv.end(), p.perf_args.begin(), p.perf_args.end());
   step.argv.push_back("--");

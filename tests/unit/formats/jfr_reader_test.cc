@@ -10,7 +10,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <array>
 #include <filesystem>
 #include <map>
 
@@ -209,57 +208,65 @@ TEST_P(JfrFixture, SamplesReadWithoutThreadsOrTimesKeepTheirStacksAndWeights) {
 
 // LoadOptions::merge_samples: with neither threads nor times read, an event without counts or
 // states of its own has one row per stack and source, whose count is its number of samples and
-// whose value is theirs summed; the other events keep their rows. Totals, [no stack] samples
-// and the stack tree are a full load's.
+// whose value is theirs summed (past jfr_merged_keys, a row per sample); the other events keep
+// their rows. Totals, [no stack] samples and the stack tree are a full load's.
 TEST_P(JfrFixture, MergedSamplesSumEachStacksSamples) {
   std::string bytes = plain_bytes(GetParam());
   LoadResult all = load(bytes, 2);
   ASSERT_TRUE(all.ok());
   const Profile &a = *all.profile;
-  LoadOptions o;
-  o.threads = 2;
-  o.sample_threads = o.sample_times = false;
-  o.merge_samples = true;
-  LoadResult merged = read_jfr(bytes, o);
-  ASSERT_TRUE(merged.ok()) << merged.describe();
-  const Profile &b = *merged.profile;
-  EXPECT_EQ(b.check_valid(), "");
-  EXPECT_EQ(b.stack_parent, a.stack_parent);
-  ASSERT_EQ(b.events.size(), a.events.size());
-  size_t merged_events = 0, shrunk = 0;
-  for (size_t e = 0; e < a.events.size(); e++) {
-    const Event &x = a.events[e], &y = b.events[e];
-    const std::string what = GetParam() + " " + std::string(a.str(x.name));
-    EXPECT_EQ(y.total_count, x.total_count) << what;
-    EXPECT_EQ(y.total_value, x.total_value) << what;
-    EXPECT_EQ(y.stackless, x.stackless) << what;
-    if (!y.merged) {
-      EXPECT_EQ(y.samples.size(), x.samples.size()) << what;
-      continue;
+  for (size_t keys : {0, 16}) {
+    LoadOptions o;
+    o.threads = 2;
+    o.sample_threads = o.sample_times = false;
+    o.merge_samples = true;
+    o.jfr_merged_keys = keys;
+    LoadResult merged = read_jfr(bytes, o);
+    ASSERT_TRUE(merged.ok()) << merged.describe();
+    const Profile &b = *merged.profile;
+    EXPECT_EQ(b.check_valid(), "");
+    EXPECT_EQ(b.stack_parent, a.stack_parent);
+    ASSERT_EQ(b.events.size(), a.events.size());
+    size_t merged_events = 0, shrunk = 0;
+    for (size_t e = 0; e < a.events.size(); e++) {
+      const Event &x = a.events[e], &y = b.events[e];
+      const std::string what =
+          GetParam() + " " + std::string(a.str(x.name)) + " keys " + std::to_string(keys);
+      EXPECT_EQ(y.total_count, x.total_count) << what;
+      EXPECT_EQ(y.total_value, x.total_value) << what;
+      EXPECT_EQ(y.stackless, x.stackless) << what;
+      if (!y.merged) {
+        EXPECT_EQ(y.samples.size(), x.samples.size()) << what;
+        continue;
+      }
+      merged_events++;
+      EXPECT_TRUE(x.samples.count.empty() && x.samples.state.empty()) << what;
+      // (stack, source) -> samples, value
+      std::map<std::pair<StackId, uint32_t>, std::pair<int64_t, int64_t>> want, got;
+      for (size_t i = 0; i < x.samples.size(); i++) {
+        auto &w = want[{x.samples.stack[i], x.samples.source_at(i)}];
+        w.first++;
+        w.second += x.samples.value_at(i);
+      }
+      size_t merged_rows = 0;
+      for (size_t i = 0; i < y.samples.size(); i++) {
+        auto &g = got[{y.samples.stack[i], y.samples.source_at(i)}];
+        g.first += y.samples.count_at(i);
+        g.second += y.samples.value_at(i);
+        merged_rows += y.samples.count_at(i) > 1;
+      }
+      EXPECT_EQ(got, want) << what;
+      if (keys == 0) { // a row per stack
+        EXPECT_EQ(y.samples.size(), want.size()) << what;
+      }
+      EXPECT_LE(y.samples.size(), x.samples.size()) << what;
+      shrunk += merged_rows > 0;
     }
-    merged_events++;
-    EXPECT_TRUE(x.samples.count.empty() && x.samples.state.empty()) << what;
-    // (stack, source) -> samples, count, value
-    std::map<std::pair<StackId, uint32_t>, std::array<int64_t, 3>> want, got;
-    for (size_t i = 0; i < x.samples.size(); i++) {
-      auto &w = want[{x.samples.stack[i], x.samples.source_at(i)}];
-      w[0]++;
-      w[1] += x.samples.count_at(i);
-      w[2] += x.samples.value_at(i);
+    const std::string name = std::filesystem::path(GetParam()).filename().string();
+    if (name == "jdk-alloc-lock.jfr" || name == "ap-multi.jfr") {
+      EXPECT_GT(merged_events, 0u);
+      EXPECT_GT(shrunk, 0u);
     }
-    for (size_t i = 0; i < y.samples.size(); i++) {
-      auto [it, added] = got.insert({{y.samples.stack[i], y.samples.source_at(i)}, {}});
-      EXPECT_TRUE(added) << what << ": a stack and source in two rows";
-      it->second = {y.samples.count_at(i), y.samples.count_at(i), y.samples.value_at(i)};
-    }
-    EXPECT_EQ(got, want) << what;
-    EXPECT_LE(y.samples.size(), x.samples.size()) << what;
-    shrunk += y.samples.size() < x.samples.size();
-  }
-  const std::string name = std::filesystem::path(GetParam()).filename().string();
-  if (name == "jdk-alloc-lock.jfr" || name == "ap-multi.jfr") {
-    EXPECT_GT(merged_events, 0u);
-    EXPECT_GT(shrunk, 0u);
   }
 }
 

@@ -2,7 +2,7 @@
 // loads, also gzipped (inflated to a temporary file for perf), and equals the text perf script
 // prints for it; a file perf cannot read fails with perf's own message; a cancelled load stops;
 // a binary rebuilt after the recording gives its lines from perf's build-id cache, or none; one
-// without .debug_aranges gives its lines.
+// without .debug_aranges gives its lines; events perf lost while recording are said.
 #include "formats/loader.h"
 #include "formats/perf_data_reader.h"
 #include "formats/perf_script_reader.h"
@@ -66,6 +66,34 @@ TEST_F(PerfData, RecordingLoadsPlainAndGzippedAsItsText) {
   ASSERT_FALSE(limited.ok());
   EXPECT_EQ(limited.error,
             "perf script printed more than the limit of 0 MiB (raise it with --max-profile-mib)");
+}
+
+// A recording whose ring buffer (one page) cannot hold one DWARF sample (8 KiB of stack) loses
+// them all: the load's error says so, in perf's words. A recording that lost some loads with
+// the same words as a warning.
+TEST_F(PerfData, LostEventsAreSaid) {
+  int status = 0;
+  std::string out = run_command("cd " + dir_ +
+                                    " && perf record -q -m 1 --call-graph dwarf -F 4000 -e "
+                                    "cpu-clock -o perf.data -- sh -c 'i=0; while [ $i -lt 300000 "
+                                    "]; do i=$((i+1)); done' 2>&1",
+                                &status);
+  ASSERT_EQ(status, 0) << out;
+  LoadResult r = load_profile_file(dir_ + "/perf.data");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error.find("perf script text without samples (perf lost events while recording "
+                         "(perf script: Processed "),
+            std::string::npos)
+      << r.error;
+  EXPECT_NE(r.error.find(" and lost 100.00%!"), std::string::npos) << r.error;
+
+  EXPECT_EQ(perf_lost_warning("Warning:\nProcessed 1135 events and lost 26 chunks!\n\nCheck "
+                              "IO/CPU overload!\n\nProcessed 819 samples and lost 31.17%!\n"),
+            "perf lost events while recording (perf script: Processed 1135 events and lost 26 "
+            "chunks!; Processed 819 samples and lost 31.17%!): samples, and the mappings of "
+            "programs that started meanwhile, may be missing; record at a lower frequency (-F) "
+            "or on a less loaded machine");
+  EXPECT_EQ(perf_lost_warning("Warning:\nsomething else\n"), "");
 }
 
 TEST_F(PerfData, PerfsErrorIsTheLoadError) {

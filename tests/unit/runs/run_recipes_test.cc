@@ -517,6 +517,15 @@ TEST(RunRecipes, CommandUnderPerfWithoutFramePointersUsesDwarf) {
       perf_context(FramePointers::no));
   EXPECT_EQ(forced.steps[0].argv[4], "-g");
   EXPECT_EQ(forced.notes, (Argv{"perf: params.callGraph is fp: perf record -g"}));
+  // DWARF without a rate of perfArgs' own: 999 Hz, not perf's 4000.
+  RunPlan dwarf = plan_of({{"recipe", "command"},
+                           {"profiler", "perf"},
+                           {"argv", {"shop"}},
+                           {"perfArgs", {"--call-graph", "dwarf,16384"}}},
+                          perf_context(FramePointers::no));
+  EXPECT_EQ(dwarf.steps[0].argv,
+            (Argv{"perf", "record", "-e", "cpu-clock", "--call-graph", "dwarf", "-F", "999", "-o",
+                  dwarf.profile_path, "--call-graph", "dwarf,16384", "--", "shop"}));
   EXPECT_EQ(plan_error({{"recipe", "command"}, {"profiler", "perf"}, {"argv", {"x", "{profile}"}}}),
             "params.argv: with profiler 'perf' the profile is perf's; {profile} has no place");
   EXPECT_EQ(plan_error({{"recipe", "command"}, {"profiler", "yourkit"}, {"argv", {"x"}}}),
@@ -539,7 +548,7 @@ TEST(RunRecipes, GTestBinaryAndCTest) {
   RunPlan ctest = plan_of({{"recipe", "gtest"}, {"test", "PricingFixture.LabelsAreCounted"}},
                           perf_context(FramePointers::yes, {"/w/build/CTestTestfile.cmake"}));
   EXPECT_EQ(ctest.steps[0].argv,
-            (Argv{"perf", "record", "-e", "cpu-clock", "--call-graph", "dwarf", "-o",
+            (Argv{"perf", "record", "-e", "cpu-clock", "--call-graph", "dwarf", "-F", "999", "-o",
                   ctest.profile_path, "--", "ctest", "--test-dir", "/w/build", "-R",
                   "^PricingFixture\\.LabelsAreCounted$", "--output-on-failure"}));
   EXPECT_EQ(ctest.notes,
@@ -559,7 +568,7 @@ TEST(RunRecipes, GTestBinaryAndCTest) {
   auto ctest_regex = [&](const std::string &test) {
     RunPlan plan = plan_of({{"recipe", "gtest"}, {"test", test}},
                            perf_context(FramePointers::yes, {"/w/build/CTestTestfile.cmake"}));
-    return plan.steps.empty() ? std::string() : plan.steps[0].argv.at(13);
+    return plan.steps.empty() ? std::string() : plan.steps[0].argv.at(15);
   };
   EXPECT_EQ(ctest_regex("*/Rates.AreFinite/*"), "^([^/]+/)?Rates\\.AreFinite/");
   EXPECT_EQ(ctest_regex("Sizes/*.AreCounted"), "^Sizes\\.AreCounted<");
