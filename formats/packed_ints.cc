@@ -1,8 +1,6 @@
 // PackedInts: block packing and unpacking (see packed_ints.h).
 #include "formats/packed_ints.h"
 
-#include "formats/huge_pages.h"
-
 #include <algorithm>
 #include <bit>
 
@@ -127,7 +125,6 @@ void PackedInts::put_block(const int64_t *values, size_t n) {
   const size_t offset = data_.size();
   if (offset + w * n > data_.capacity() && expect_ > packed_) { // room for the rest at this width
     data_.reserve(std::max(offset + w * (expect_ - packed_), 2 * data_.capacity()));
-    advise_huge(data_.data(), data_.capacity());
   }
   data_.resize(offset + w * n);
   pack_any(w, values, n, base, data_.data() + offset);

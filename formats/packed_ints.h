@@ -15,7 +15,7 @@
 // of threads.
 #pragma once
 
-#include "formats/default_init_allocator.h"
+#include "formats/byte_buffer.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -130,7 +130,7 @@ private:
 
   std::vector<Block> blocks_;
   // Packed values, block after block; grown by resize() right before the new bytes are written.
-  std::vector<uint8_t, DefaultInitAllocator<uint8_t>> data_;
+  ByteBuffer data_;
   size_t size_ = 0;
   size_t packed_ = 0;         // values in blocks_; the rest, [packed_, size_), are in tail_
   std::vector<int64_t> tail_; // raw values of the block being filled
