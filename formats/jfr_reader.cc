@@ -123,6 +123,8 @@ struct PlannedEvent {
   uint64_t merged_keys = 0;
   std::vector<int64_t> merged_count, merged_value;
   size_t single_rows = 0; // rows appended as they came (count 1), before the merged ones
+  // The sources a merged key counts (a key's source is key % merged_sources()).
+  uint64_t merged_sources() const { return std::max<size_t>(sources.size(), 1); }
   // Whether any sample has a thread other than 0, a time, a count other than 1, a value
   // other than its count, a state: the columns that hold only defaults are dropped at the end.
   bool any_thread = false, any_time = false, any_count = false, any_value = false,
@@ -572,7 +574,7 @@ namespace {
 // their stack and source; a sample whose key is past merged_keys is a row of its own.
 void merge_samples(const JfrEventColumns &raw, size_t n, const int64_t *values, PlannedEvent &ev) {
   SampleColumns &c = ev.columns;
-  const uint64_t sources = std::max<size_t>(ev.sources.size(), 1);
+  const uint64_t sources = ev.merged_sources();
   for (size_t i = 0; i < n; i++) {
     const StackId s = raw.stack[i];
     const uint8_t source = raw.source.empty() ? 0 : raw.source[i];
@@ -599,7 +601,7 @@ void merge_samples(const JfrEventColumns &raw, size_t n, const int64_t *values, 
 // number of samples.
 void build_merged(PlannedEvent &ev) {
   SampleColumns &c = ev.columns;
-  const uint64_t sources = std::max<size_t>(ev.sources.size(), 1);
+  const uint64_t sources = ev.merged_sources();
   c.count.append(ev.single_rows, 1);
   for (uint64_t key = 0; key < ev.merged_count.size(); key++) {
     if (ev.merged_count[key] == 0) continue;

@@ -1,8 +1,8 @@
 // ProfileBuilder: how readers make a Profile. Interns strings and deduplicates functions,
 // frames and threads with hash tables (IdTable: ids only, the keys are the profile's own
 // tables) and stacks as a tree (StackChildren) that are dropped by finish(). The tree's columns
-// grow in place (GrowingColumn) and join the profile in finish(). Not thread-safe; a reader
-// that works in parallel builds one per chunk and merges with add_profile().
+// grow in place (GrowingColumn) and join the profile in finish(). Not thread-safe: a reader
+// that decodes in parallel (JFR slices) resolves into one builder in file order.
 #pragma once
 
 #include "formats/growing_column.h"
@@ -59,21 +59,6 @@ public:
                   int64_t value, uint32_t label_set = 0, uint32_t state = 0);
   // As above for formats without time.
   void add_sample(EventId event, StackId stack, ThreadId thread, int64_t count, int64_t value);
-
-  // How another profile's ids map into this builder, from add_tables().
-  struct IdMaps {
-    std::vector<StringId> strings;
-    std::vector<StackId> stacks;
-    std::vector<ThreadId> threads;
-    std::vector<uint32_t> label_sets;
-    std::vector<uint32_t> states;
-  };
-  // Merges another profile's tables (strings, functions, frames, stacks, threads, label sets,
-  // thread states, warnings) without its samples; readers that place samples themselves remap them
-  // with the returned maps.
-  IdMaps add_tables(const Profile &other);
-  // Merges another finished profile's tables and samples into this one (parallel readers).
-  void add_profile(const Profile &other);
 
   Metadata &metadata() { return p_->metadata; }
   void warn(std::string message, int64_t offset = -1, int64_t line = -1);

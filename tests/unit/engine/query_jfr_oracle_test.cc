@@ -1,7 +1,9 @@
 // Exactness against the JDK's own parser: for every JFR fixture, every event and both
 // measures, the engine's hot functions (self, total), per-line tables and per-thread weights
 // equal tests/oracles/jfr_aggregate.py (the JDK's `jfr print`, aggregated), restricted by
-// its --thread and --from-ns/--to-ns options for filtered views.
+// its --thread and --from-ns/--to-ns options for filtered views. A one-event load whose
+// samples are merged per stack (LoadOptions::merge_samples, as the CLI's one-query commands
+// load) gives the same hot rows, totals and sample counts as the full load.
 #include "formats/loader.h"
 #include "query_test_util.h"
 #include "server/engine/query_hot.h"

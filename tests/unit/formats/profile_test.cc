@@ -1,5 +1,5 @@
 // Tests for the profile model and ProfileBuilder: interning, dedup, optional columns,
-// merging, and that check_valid() catches broken invariants.
+// weight clamping, and that check_valid() catches broken invariants.
 #include "formats/profile_builder.h"
 
 #include <gtest/gtest.h>
@@ -91,20 +91,6 @@ TEST(Profile, LabelSetsAreInterned) {
   EXPECT_EQ(a, c);
   EXPECT_EQ(a, 1u);
   EXPECT_EQ(b.label_set({}), 0u);
-}
-
-TEST(Profile, MergeKeepsEverything) {
-  auto a = small_profile();
-  ProfileBuilder b;
-  b.add_profile(*a);
-  b.add_profile(*a);
-  auto m = b.finish();
-  EXPECT_EQ(m->check_valid(), "");
-  EXPECT_EQ(m->functions.size(), 2u);
-  EXPECT_EQ(m->stack_count(), 2u);
-  EXPECT_EQ(m->threads.size(), 2u);
-  EXPECT_EQ(m->events[0].total_count, 8);
-  EXPECT_EQ(m->events[0].samples.time_at(3), 500);
 }
 
 TEST(Profile, WeightsAreClampedSoNoSumOverflows) {
