@@ -131,8 +131,8 @@ int load_mode(const std::string &path, unsigned threads, int repeat) {
         depth[s] = p.stack_parent[s] == kNoStack ? 1 : depth[p.stack_parent[s]] + 1;
       distinct = 0, max_depth = 0, depth_sum = 0;
       for (const Event &e : p.events)
-        for (StackId s : e.samples.stack)
-          if (s != kNoStack && !seen[s]) {
+        for (size_t i = 0; i < e.samples.size(); i++)
+          if (const StackId s = e.samples.stack_at(i); s != kNoStack && !seen[s]) {
             seen[s] = true;
             distinct++;
             depth_sum += depth[s];

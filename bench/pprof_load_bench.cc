@@ -180,8 +180,8 @@ int compare_mode(const std::string &path) {
     if (run == 0) {
       std::vector<bool> seen(stacks, false);
       for (const Event &e : r.profile->events)
-        for (StackId s : e.samples.stack)
-          if (s != kNoStack && !seen[s]) {
+        for (size_t i = 0; i < e.samples.size(); i++)
+          if (const StackId s = e.samples.stack_at(i); s != kNoStack && !seen[s]) {
             seen[s] = true;
             distinct++;
           }

@@ -57,7 +57,7 @@ std::string write_collapsed(const Profile &p, const CollapsedOptions &o) {
   std::unordered_map<uint64_t, int64_t> weights;
   for (size_t i = 0; i < c.size(); i++) {
     uint64_t thread = o.threads ? c.thread_at(i) : 0;
-    weights[(thread << 32) | c.stack[i]] += o.use_value ? c.value_at(i) : c.count_at(i);
+    weights[(thread << 32) | c.stack_at(i)] += o.use_value ? c.value_at(i) : c.count_at(i);
   }
   std::vector<std::string> frame_cache(p.frames.size());
   std::vector<uint8_t> cached(p.frames.size(), 0);

@@ -9,7 +9,6 @@
 // chunk is an error with its byte offset.
 #include "formats/jfr_reader.h"
 
-#include "formats/huge_pages.h"
 #include "formats/jfr_chunk.h"
 #include "formats/jfr_chunk_reader.h"
 #include "formats/jfr_event_table.h"
@@ -450,7 +449,7 @@ void JfrRead::plan_ranges() {
                !ev.count && !ev.state;
     ev.merged_keys = options.jfr_merged_keys ? options.jfr_merged_keys : kDefaultMergedKeys;
     // Address space only: a merged event touches what its rows take.
-    reserve_huge(ev.columns.stack, ev.size);
+    ev.columns.stack.reserve(ev.size);
     if (options.sample_threads) ev.columns.thread.reserve(ev.size);
     if (options.sample_times) ev.columns.time.reserve(ev.size);
     if (ev.count) ev.columns.count.reserve(ev.size);
@@ -620,8 +619,7 @@ void build_merged(PlannedEvent &ev) {
 void append_samples(const JfrEventColumns &raw, size_t n, PlannedEvent &ev) {
   SampleColumns &c = ev.columns;
   const bool keep = !ev.merge; // else only summed, by merge_samples()
-  if (keep)
-    c.stack.insert(c.stack.end(), raw.stack.begin(), raw.stack.begin() + static_cast<ptrdiff_t>(n));
+  if (keep) c.stack.append(raw.stack.data(), n);
   bool thread = false, time = false, count = false, value = false, stack = false;
   for (size_t i = 0; i < n; i++) stack |= raw.stack[i] != kNoStack;
   if (!raw.thread.empty()) {

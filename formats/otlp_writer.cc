@@ -129,7 +129,7 @@ private:
     std::vector<Observations> obs;
     for (size_t i = 0; i < c.size(); i++) {
       if (!pick.takes(c, i)) continue;
-      SampleKey k{c.stack[i], c.thread_at(i), c.labels_at(i)};
+      SampleKey k{c.stack_at(i), c.thread_at(i), c.labels_at(i)};
       auto [it, inserted] = index.try_emplace(k, static_cast<uint32_t>(keys.size()));
       if (inserted) {
         keys.push_back(k);

@@ -132,6 +132,24 @@ void PackedInts::put_block(const int64_t *values, size_t n) {
   blocks_.push_back(Block{lo, Block::make(offset, top, w)});
 }
 
+bool PackedInts::repack(size_t b, const int64_t *values, size_t n, size_t *write) {
+  int64_t lo = values[0], hi = values[0];
+  for (size_t k = 1; k < n; k++) {
+    lo = std::min(lo, values[k]);
+    hi = std::max(hi, values[k]);
+  }
+  const uint64_t base = static_cast<uint64_t>(lo);
+  const uint64_t range = static_cast<uint64_t>(hi) - base;
+  const unsigned w = width_of(range);
+  const size_t end = blocks_[b].offset() + blocks_[b].width() * n;
+  if (*write + w * n > end) return false;
+  pack_any(w, values, n, base, data_.data() + *write);
+  const unsigned top = w ? static_cast<unsigned>(range >> (8 * (w - 1))) : 0;
+  blocks_[b] = Block{lo, Block::make(*write, top, w)};
+  *write += w * n;
+  return true;
+}
+
 void PackedInts::decode(size_t first, size_t n, int64_t *out) const {
   while (n > 0 && first < packed_) {
     const Block &b = blocks_[first >> kBlockShift];
@@ -164,6 +182,19 @@ int64_t PackedInts::max() const {
     for (size_t k = 0; k < m; k++) hi = std::max(hi, buf[k]);
   }
   return hi;
+}
+
+bool PackedInts::contains(int64_t v) const {
+  int64_t buf[kBlock];
+  for (size_t b = 0; b < size_; b += kBlock) {
+    const size_t m = std::min(kBlock, size_ - b);
+    int64_t lo, hi;
+    block_range(b, &lo, &hi);
+    if (v < lo || v > hi) continue;
+    decode(b, m, buf);
+    if (std::find(buf, buf + m, v) != buf + m) return true;
+  }
+  return false;
 }
 
 void PackedInts::block_range(size_t i, int64_t *lo, int64_t *hi) const {

@@ -1,5 +1,5 @@
 // PackedInts: a column of int64 values packed by frame of reference, for the sample columns
-// (thread, time, count, value, labels). Values sit in blocks of 1024; a block stores its
+// (stack, thread, time, count, value, labels). Values sit in blocks of 1024; a block stores its
 // minimum (the base) and every value as an unsigned little-endian offset from it in the
 // fewest bytes that hold the block's range, 0 to 8 (0: every value equals the base). Offsets
 // are computed and added back in unsigned arithmetic, so any int64 values round-trip and
@@ -64,6 +64,9 @@ public:
   // 3 bytes wide, 2^24 for 4). Lets a pass skip or accept a whole block by its range.
   void block_range(size_t i, int64_t *lo, int64_t *hi) const;
 
+  // Whether some value equals v (only the blocks whose range holds v are decoded).
+  bool contains(int64_t v) const;
+
   // Appends a value (a full block is packed at once).
   void push_back(int64_t v);
   // Appends n copies of v (whole blocks of them cost no value bytes).
@@ -78,6 +81,11 @@ public:
   }
   // Packs the partial last block and frees unused capacity.
   void shrink_to_fit();
+  // Every value equal to `from` becomes `to`, and seen(i) is called with the index of each, in
+  // order. Packs the column (shrink_to_fit()), then its blocks again in place from the first
+  // whose range holds `from`, each in the width its new values need: no second column is made
+  // (ProfileBuilder gives samples without a stack their stack this way).
+  template <class Seen> void replace(int64_t from, int64_t to, Seen seen);
   void clear() { *this = PackedInts(); }
 
   // Heap bytes held (values, block headers, the tail buffer, capacity not yet used).
@@ -110,6 +118,10 @@ private:
   uint64_t load_last(size_t pos, unsigned w) const;
   // Packs values[0, n) (n <= kBlock) as a block at the end of data_ (which has room).
   void put_block(const int64_t *values, size_t n);
+  // Packs values[0, n) as block b again, at byte `*write` (at most its offset), in the width
+  // they need, and moves *write past it; false, with nothing written, when that would reach past
+  // the block's bytes into the next block's.
+  bool repack(size_t b, const int64_t *values, size_t n, size_t *write);
   // Unpacks a partial last block into the tail, to append to it.
   void reopen_last();
   // Before appending: the tail ready to take values.
@@ -148,6 +160,52 @@ template <class T> void PackedInts::append(const T *values, size_t n) {
     n -= m;
     close_tail();
   }
+}
+
+template <class Seen> void PackedInts::replace(int64_t from, int64_t to, Seen seen) {
+  shrink_to_fit();
+  size_t b = 0;
+  for (; b < blocks_.size(); b++) {
+    int64_t lo, hi;
+    block_range(b << kBlockShift, &lo, &hi);
+    if (lo <= from && from <= hi) break;
+  }
+  if (b == blocks_.size()) return;
+  size_t write = blocks_[b].offset();
+  int64_t buf[kBlock];
+  for (; b < blocks_.size(); b++) {
+    const size_t first = b << kBlockShift, m = std::min(kBlock, size_ - first);
+    decode(first, m, buf);
+    for (size_t k = 0; k < m; k++)
+      if (buf[k] == from) {
+        buf[k] = to;
+        seen(first + k);
+      }
+    if (repack(b, buf, m, &write)) continue;
+    // A block that needs more bytes than it had (`to` far from its other values): the rest
+    // of the column is packed anew behind the blocks done.
+    PackedInts rest;
+    rest.blocks_.assign(blocks_.begin(), blocks_.begin() + static_cast<ptrdiff_t>(b));
+    rest.data_.resize(write);
+    std::memcpy(rest.data_.data(), data_.data(), write);
+    rest.size_ = rest.packed_ = first;
+    rest.append(buf, m);
+    for (size_t f = first + m; f < size_; f += kBlock) {
+      const size_t n = std::min(kBlock, size_ - f);
+      decode(f, n, buf);
+      for (size_t k = 0; k < n; k++)
+        if (buf[k] == from) {
+          buf[k] = to;
+          seen(f + k);
+        }
+      rest.append(buf, n);
+    }
+    rest.shrink_to_fit();
+    *this = std::move(rest);
+    return;
+  }
+  data_.resize(write);
+  data_.shrink_to_fit();
 }
 
 template <class T> PackedInts PackedInts::pack(std::span<const T> values) {

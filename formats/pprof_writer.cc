@@ -74,7 +74,7 @@ public:
       const SampleColumns &c = p_.events[e].samples;
       for (size_t i = 0; i < c.size(); i++) {
         if (!pick.takes(c, i)) continue;
-        SampleKey k{c.stack[i], c.thread_at(i), c.labels_at(i)};
+        SampleKey k{c.stack_at(i), c.thread_at(i), c.labels_at(i)};
         uint32_t at;
         if (o.aggregate) {
           auto [it, inserted] = index.try_emplace(k, static_cast<uint32_t>(keys.size()));

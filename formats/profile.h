@@ -92,20 +92,21 @@ using LabelSet = std::vector<Label>;
 // format has no time, `labels` empty means no sample has labels (label set 0 is empty),
 // `state` empty means no sample has a thread state (state 0 is none), `source` empty means the
 // event has one source (else each sample's index into Event::sources).
-// Every column but `stack` is packed (PackedInts): a cpu sample takes about 9 bytes (stack 4,
-// thread 1, time 4), an allocation sample 2-3 more for its size. Loops over many samples
-// decode runs of them (PackedInts::decode) rather than calling the *_at accessors.
+// Every column is packed (PackedInts): a cpu sample takes about 7-9 bytes (stack 2-3, thread 1,
+// time 4), an allocation sample 2-3 more for its size. Loops over many samples decode runs of
+// them (PackedInts::decode) rather than calling the *_at accessors.
 struct SampleColumns {
-  std::vector<StackId> stack; // leaf stack id (kNoStack for an empty stack)
-  PackedInts thread;          // ThreadId
-  PackedInts time;            // ns since profile start
-  PackedInts count;           // >= 1
+  PackedInts stack;  // leaf StackId (kNoStack for an empty stack, until ProfileBuilder::finish)
+  PackedInts thread; // ThreadId
+  PackedInts time;   // ns since profile start
+  PackedInts count;  // >= 1
   PackedInts value;
   PackedInts labels; // index into Profile::label_sets
   PackedInts state;  // index into Profile::states
   PackedInts source; // index into Event::sources
 
   size_t size() const { return stack.size(); }
+  StackId stack_at(size_t i) const { return static_cast<StackId>(stack.at(i)); }
   ThreadId thread_at(size_t i) const {
     return thread.empty() ? 0 : static_cast<ThreadId>(thread.at(i));
   }

@@ -253,7 +253,8 @@ bool add_clamped(int64_t *total, int64_t *w) {
 // columns are rewritten only when a weight was clamped.
 void ProfileBuilder::total(Event &e) {
   SampleColumns &c = e.samples;
-  for (PackedInts *col : {&c.thread, &c.time, &c.count, &c.value, &c.labels, &c.state})
+  for (PackedInts *col :
+       {&c.stack, &c.thread, &c.time, &c.count, &c.value, &c.labels, &c.state, &c.source})
     col->shrink_to_fit();
   constexpr size_t kBlock = PackedInts::kBlock;
   const size_t n = c.size();
@@ -298,13 +299,12 @@ void ProfileBuilder::total(Event &e) {
 void ProfileBuilder::place_stackless() {
   StackId no_stack = kNoStack;
   for (Event &e : p_->events) {
-    std::vector<StackId> &stacks = e.samples.stack;
-    for (size_t i = 0; i < stacks.size(); i++) {
-      if (stacks[i] != kNoStack) continue;
-      if (no_stack == kNoStack) no_stack = no_stack_root();
-      stacks[i] = no_stack;
+    PackedInts &stacks = e.samples.stack;
+    if (!stacks.contains(kNoStack)) continue;
+    if (no_stack == kNoStack) no_stack = no_stack_root();
+    stacks.replace(kNoStack, no_stack, [&](size_t i) {
       e.stackless += e.merged ? static_cast<uint64_t>(e.samples.count_at(i)) : 1;
-    }
+    });
   }
 }
 

@@ -134,10 +134,10 @@ std::string write_speedscope(const Profile &p, const SpeedscopeWriteOptions &o,
       while (j < order.size() && c.thread_at(order[j]) == thread) {
         // Consecutive samples whose stacks read the same in speedscope's frames (e.g. one
         // method's JIT and inlined frames) merge into one weight.
-        const std::string &stack = stack_json(c.stack[order[j]]);
+        const std::string &stack = stack_json(c.stack_at(order[j]));
         int64_t w = 0;
         while (j < order.size() && c.thread_at(order[j]) == thread &&
-               stack_json(c.stack[order[j]]) == stack)
+               stack_json(c.stack_at(order[j])) == stack)
           w = saturating_add(w, c.value_at(order[j++]));
         if (!samples.empty()) {
           samples += ",";

@@ -161,15 +161,14 @@ inline void SampleFilter::runs(size_t begin, size_t end, const std::atomic<bool>
   const PackedInts *states = kSelect && !c.state.empty() ? &c.state : nullptr;
   const PackedInts *sources = kSelect && !c.source.empty() ? &c.source : nullptr;
   const PackedInts *times = (kTime || window_) && !c.time.empty() ? &c.time : nullptr;
-  const StackId *stacks = c.stack.data();
   const uint32_t *map = stack_node_.empty() ? nullptr : stack_node_.data();
   const uint8_t *thread_ok = thread_ok_.data(), *state_ok = state_ok_.data(),
                 *source_ok = source_ok_.data();
   const StackTree &tree = *tree_;
   const uint32_t empty_node = empty_node_;
   const int64_t from = from_, to = to_;
-  int64_t weight_buf[kRun], time_buf[kRun], thread_buf[kRun], state_buf[kSelect ? kRun : 1],
-      source_buf[kSelect ? kRun : 1];
+  int64_t stack_buf[kRun], weight_buf[kRun], time_buf[kRun], thread_buf[kRun],
+      state_buf[kSelect ? kRun : 1], source_buf[kSelect ? kRun : 1];
   if ((kThread || kSelect) && !threads) std::fill(thread_buf, thread_buf + kRun, 0);
   if (kSelect && !states) std::fill(state_buf, state_buf + kRun, 0);
   if (kSelect && !sources) std::fill(source_buf, source_buf + kRun, 0);
@@ -181,7 +180,7 @@ inline void SampleFilter::runs(size_t begin, size_t end, const std::atomic<bool>
           continue;
       if constexpr (kCheckTime)
         if (time_buf[k] < from || time_buf[k] >= to) continue;
-      const StackId s = stacks[first + k];
+      const StackId s = static_cast<StackId>(stack_buf[k]);
       const uint32_t node = s == kNoStack ? empty_node : (map ? map[s] : tree.node_of_stack(s));
       if (node == kDropped) continue;
       const int64_t wt = kWeighted ? weight_buf[k] : int64_t{1};
@@ -206,6 +205,7 @@ inline void SampleFilter::runs(size_t begin, size_t end, const std::atomic<bool>
       }
       check_time = lo < from || hi >= to;
     }
+    c.stack.decode(first, n, stack_buf);
     if (kWeighted) weights.decode(first, n, weight_buf);
     if (times && (kTime || check_time)) times->decode(first, n, time_buf);
     if (threads) threads->decode(first, n, thread_buf);

@@ -46,7 +46,7 @@ std::vector<Row> aggregate_rows(const Profile &p, const CalleeShape &shape, int6
     at.clear();
     const size_t first = rows.size();
     for (size_t i = 0; i < c.size(); i++) {
-      StackId s = c.stack[i];
+      StackId s = c.stack_at(i);
       uint32_t node = s == kNoStack ? kNoNode : shape.of_node[s];
       uint32_t bucket = 0;
       if (bucket_ns > 0 && c.has_time())

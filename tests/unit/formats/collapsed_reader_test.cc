@@ -171,8 +171,9 @@ TEST(CollapsedReader, LambdaFramesOfEveryJvmAreOneFunction) {
   ASSERT_TRUE(r.ok()) << r.describe();
   const Profile &p = *r.profile;
   std::set<std::string_view> names;
-  for (StackId s : p.events[0].samples.stack)
-    names.insert(p.str(p.functions[p.frames[p.frames_of(s)[0]].function].name));
+  for (int64_t s : p.events[0].samples.stack.to_vector())
+    names.insert(
+        p.str(p.functions[p.frames[p.frames_of(static_cast<StackId>(s))[0]].function].name));
   EXPECT_EQ(names, std::set<std::string_view>{"org.acme.Foo$$Lambda.run"});
 }
 

@@ -315,3 +315,74 @@ TEST(PackedInts, ReservedColumnsEqualGrownOnes) {
   EXPECT_TRUE(reserved == grown);
   EXPECT_EQ(reserved.bytes(), grown.bytes());
 }
+
+// contains() finds a value in any block, the raw tail too, and not one that lies only within
+// a block's range.
+TEST(PackedInts, Contains) {
+  PackedInts p;
+  for (size_t i = 0; i < 3 * kB + 5; i++)
+    p.push_back(i == 2 * kB + 9 ? 999'999 : int64_t(i % 50) * 2);
+  EXPECT_TRUE(p.contains(999'999));
+  EXPECT_TRUE(p.contains(98));
+  EXPECT_FALSE(p.contains(97)); // within every block's range, in none
+  EXPECT_FALSE(p.contains(-1));
+  p.push_back(-7); // in the tail
+  EXPECT_TRUE(p.contains(-7));
+}
+
+// replace() rewrites in place: the blocks from the first that held the value are packed again
+// in the width their new values need (a block of ids and UINT32_MAX, 4 bytes wide, becomes 1
+// byte wide), the blocks before keep their bytes, and seen() gets every index in order.
+TEST(PackedInts, ReplaceRepacksInPlace) {
+  std::vector<int64_t> v(4 * kB + 300);
+  for (size_t i = 0; i < v.size(); i++) v[i] = static_cast<int64_t>(i % 200);
+  const std::vector<size_t> at = {kB + 3, kB + 900, 3 * kB, 4 * kB + 299};
+  for (size_t i : at) v[i] = UINT32_MAX;
+  PackedInts p = appended(v);
+  p.shrink_to_fit();
+  // Blocks 1 and 3 and the last are 4 bytes wide, blocks 0 and 2 one.
+  EXPECT_EQ(p.bytes(), packed_bytes(kB + 4 * kB + kB + 4 * kB + 4 * 300, 5));
+  std::vector<size_t> seen;
+  p.replace(UINT32_MAX, 250, [&](size_t i) { seen.push_back(i); });
+  EXPECT_EQ(seen, at);
+  for (size_t i : at) v[i] = 250;
+  EXPECT_EQ(p.to_vector(), v);
+  EXPECT_EQ(p.bytes(), packed_bytes(v.size(), 5));
+  int64_t lo, hi;
+  p.block_range(kB, &lo, &hi);
+  EXPECT_EQ(lo, 0);
+  EXPECT_EQ(hi, 250); // one byte wide: its top byte is the largest offset
+  // Appending after a replace goes on from the packed column.
+  p.push_back(7);
+  EXPECT_EQ(p.at(v.size()), 7);
+  // Nothing to replace: the column is unchanged.
+  seen.clear();
+  p.replace(12345, 1, [&](size_t i) { seen.push_back(i); });
+  EXPECT_TRUE(seen.empty());
+  EXPECT_EQ(p.at(kB + 3), 250);
+}
+
+// A block whose new values need more bytes than it had (the new value far from the others)
+// cannot be packed in place: the column from it on is packed anew, the same values.
+TEST(PackedInts, ReplaceThatWidensABlock) {
+  std::vector<int64_t> v(3 * kB + 10);
+  for (size_t i = 0; i < v.size(); i++)
+    v[i] = i < kB ? static_cast<int64_t>(i % 40) : 1'000'000 + static_cast<int64_t>(i % 100);
+  // Block 0 does not hold the value; block 1, 6 bytes wide, takes the new one in place; block
+  // 2, one byte wide, cannot.
+  v[kB] = -2'000'000'000'000;
+  PackedInts p = appended(v);
+  std::vector<size_t> seen;
+  p.replace(1'000'050, -1'000'000'000'000, [&](size_t i) { seen.push_back(i); });
+  std::vector<size_t> want;
+  for (size_t i = 0; i < v.size(); i++)
+    if (v[i] == 1'000'050) {
+      want.push_back(i);
+      v[i] = -1'000'000'000'000;
+    }
+  EXPECT_EQ(seen, want);
+  EXPECT_EQ(p.to_vector(), v);
+  PackedInts fresh = appended(v);
+  fresh.shrink_to_fit();
+  EXPECT_EQ(p.bytes(), fresh.bytes()); // every block in the width it needs
+}

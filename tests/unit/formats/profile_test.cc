@@ -73,15 +73,29 @@ TEST(Profile, FirstSampleMaterializesColumns) {
   EXPECT_EQ(p->check_valid(), "");
 }
 
-TEST(Profile, CpuSamplesFitInSixteenBytes) {
+TEST(Profile, SampleColumnsArePacked) {
+  // 1000 samples of one stack on one thread: the stack column is one block of equal values (its
+  // 16-byte header, no value bytes), and the other columns hold only defaults.
   ProfileBuilder b;
   EventId e = b.event("cpu", "samples");
   FrameId f = b.frame({.function = b.function({.name = b.intern("f")})});
   StackId s = b.stack(kNoStack, f);
   ThreadId t = b.thread("t");
   for (int i = 0; i < 1000; i++) b.add_sample(e, s, t, 0, 1, 1);
+  // 2048 samples over 300 stacks (ids 1..300): the stack column takes 2 bytes a sample (a range
+  // of 299 needs 9 bits) in two blocks; ids below 256 in a third block take 1 byte.
+  EventId e2 = b.event("alloc", "bytes");
+  StackId last = s;
+  for (int i = 1; i < 300; i++) last = b.stack(last, f);
+  for (int i = 0; i < 2048; i++)
+    b.add_sample(e2, s + 1 + static_cast<StackId>(i % 300), t, 0, 1, 1);
+  for (int i = 0; i < 1024; i++) b.add_sample(e2, s + static_cast<StackId>(i % 256), t, 0, 1, 1);
   auto p = b.finish();
-  EXPECT_EQ(p->sample_bytes(), 1000u * sizeof(StackId));
+  EXPECT_EQ(p->events[0].samples.bytes(), 16u);
+  EXPECT_EQ(p->events[1].samples.bytes(), 3 * 16u + 2048 * 2 + 1024);
+  EXPECT_EQ(p->events[1].samples.stack_at(2047), s + 1 + 2047 % 300);
+  EXPECT_EQ(p->events[1].samples.stack_at(2048 + 255), s + 255);
+  EXPECT_EQ(p->sample_bytes(), 16u + 3 * 16u + 2048 * 2 + 1024);
 }
 
 TEST(Profile, LabelSetsAreInterned) {
@@ -142,7 +156,9 @@ TEST(Profile, CheckValidCatchesBrokenInvariants) {
   }
   {
     auto p = small_profile();
-    p->events[0].samples.stack[0] = 42;
+    std::vector<int64_t> stacks = p->events[0].samples.stack.to_vector();
+    stacks[0] = 42;
+    p->events[0].samples.stack = PackedInts::pack(stacks);
     EXPECT_NE(p->check_valid().find("stack out of range"), std::string::npos);
   }
   {
@@ -265,6 +281,33 @@ TEST(ProfileBuilder, SamplesWithoutAStackGetTheFrameNoStack) {
   EXPECT_EQ(p->str(f.name), "[no stack]");
   EXPECT_EQ(p->stack_parent[c.stack[0]], kNoStack);
   EXPECT_EQ(c.stack[1], s);
+}
+
+// The packed stack column is packed again from the first block that holds a sample without a
+// stack: the blocks before it and every other sample keep their stacks.
+TEST(ProfileBuilder, StacklessSamplesPastTheFirstBlocksArePlaced) {
+  ProfileBuilder b;
+  Function fn;
+  fn.name = b.intern("main");
+  const StackId s = b.stack(kNoStack, b.frame(Frame{b.function(fn), 3, -1, FrameKind::jit}));
+  const StackId t = b.stack(s, b.frame(Frame{b.function(fn), 4, -1, FrameKind::jit}));
+  const EventId cpu = b.event("cpu", "samples");
+  for (int i = 0; i < 3000; i++)
+    b.add_sample(cpu, i == 2500 || i == 2999 ? kNoStack : (i % 2 ? t : s), 0, 1, 1);
+  std::unique_ptr<Profile> p = b.finish();
+  EXPECT_EQ(p->check_valid(), "");
+  const SampleColumns &c = p->events[cpu].samples;
+  EXPECT_EQ(p->events[cpu].stackless, 2u);
+  ASSERT_EQ(c.size(), 3000u);
+  const StackId none = c.stack_at(2500);
+  EXPECT_EQ(p->str(p->functions[p->frames[p->stack_frame[none]].function].name), "[no stack]");
+  EXPECT_EQ(c.stack_at(2999), none);
+  for (size_t i = 0; i < 3000; i++) {
+    if (i == 2500 || i == 2999) continue;
+    ASSERT_EQ(c.stack_at(i), i % 2 ? t : s) << i;
+  }
+  // Stack ids 0 and 1, and [no stack]'s 2: one byte a sample in each block.
+  EXPECT_EQ(c.stack.bytes(), 3 * 16u + 3000);
 }
 
 // A reader that deduplicates its own stacks (pprof) and already has the root `[no stack]`
