@@ -59,7 +59,8 @@ std::unique_ptr<Profile> materialize_view(const Profile &p, const View &view, st
                            ev.total_count += c.count_at(i);
                            ev.total_value += c.value_at(i);
                          });
-  for (PackedInts *col : {&d.thread, &d.time, &d.count, &d.value, &d.labels, &d.state, &d.source})
+  for (PackedInts *col :
+       {&d.stack, &d.thread, &d.time, &d.count, &d.value, &d.labels, &d.state, &d.source})
     col->shrink_to_fit();
   ev.states = state_totals(d, out->states.size());
   if (cancel && cancel->load(std::memory_order_relaxed)) {
