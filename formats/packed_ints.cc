@@ -113,40 +113,35 @@ uint64_t PackedInts::load_last(size_t pos, unsigned w) const {
   return raw;
 }
 
-void PackedInts::put_block(const int64_t *values, size_t n) {
+PackedInts::Shape PackedInts::shape_of(const int64_t *values, size_t n) {
   int64_t lo = values[0], hi = values[0];
   for (size_t k = 1; k < n; k++) {
     lo = std::min(lo, values[k]);
     hi = std::max(hi, values[k]);
   }
-  const uint64_t base = static_cast<uint64_t>(lo);
-  const uint64_t range = static_cast<uint64_t>(hi) - base;
+  const uint64_t range = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
   const unsigned w = width_of(range);
+  return {lo, w, w ? static_cast<unsigned>(range >> (8 * (w - 1))) : 0};
+}
+
+void PackedInts::put_block(const int64_t *values, size_t n) {
+  const Shape s = shape_of(values, n);
   const size_t offset = data_.size();
-  if (offset + w * n > data_.capacity() && expect_ > packed_) { // room for the rest at this width
-    data_.reserve(std::max(offset + w * (expect_ - packed_), 2 * data_.capacity()));
+  if (offset + s.width * n > data_.capacity() && expect_ > packed_) { // room for the rest
+    data_.reserve(std::max(offset + s.width * (expect_ - packed_), 2 * data_.capacity()));
   }
-  data_.resize(offset + w * n);
-  pack_any(w, values, n, base, data_.data() + offset);
-  const unsigned top = w ? static_cast<unsigned>(range >> (8 * (w - 1))) : 0;
-  blocks_.push_back(Block{lo, Block::make(offset, top, w)});
+  data_.resize(offset + s.width * n);
+  pack_any(s.width, values, n, static_cast<uint64_t>(s.base), data_.data() + offset);
+  blocks_.push_back(Block{s.base, Block::make(offset, s.top, s.width)});
 }
 
 bool PackedInts::repack(size_t b, const int64_t *values, size_t n, size_t *write) {
-  int64_t lo = values[0], hi = values[0];
-  for (size_t k = 1; k < n; k++) {
-    lo = std::min(lo, values[k]);
-    hi = std::max(hi, values[k]);
-  }
-  const uint64_t base = static_cast<uint64_t>(lo);
-  const uint64_t range = static_cast<uint64_t>(hi) - base;
-  const unsigned w = width_of(range);
+  const Shape s = shape_of(values, n);
   const size_t end = blocks_[b].offset() + blocks_[b].width() * n;
-  if (*write + w * n > end) return false;
-  pack_any(w, values, n, base, data_.data() + *write);
-  const unsigned top = w ? static_cast<unsigned>(range >> (8 * (w - 1))) : 0;
-  blocks_[b] = Block{lo, Block::make(*write, top, w)};
-  *write += w * n;
+  if (*write + s.width * n > end) return false;
+  pack_any(s.width, values, n, static_cast<uint64_t>(s.base), data_.data() + *write);
+  blocks_[b] = Block{s.base, Block::make(*write, s.top, s.width)};
+  *write += s.width * n;
   return true;
 }
 

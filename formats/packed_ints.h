@@ -114,6 +114,13 @@ private:
   };
 
   static unsigned width_of(uint64_t range);
+  // How values[0, n) (n >= 1) pack: their minimum, the bytes an offset from it takes, and the
+  // top byte of the largest offset (Block::top).
+  struct Shape {
+    int64_t base;
+    unsigned width, top;
+  };
+  static Shape shape_of(const int64_t *values, size_t n);
   // The w-byte offset at pos, within 8 bytes of the end of data_.
   uint64_t load_last(size_t pos, unsigned w) const;
   // Packs values[0, n) (n <= kBlock) as a block at the end of data_ (which has room).
