@@ -180,14 +180,18 @@ template <class Seen> void PackedInts::replace(int64_t from, int64_t to, Seen se
   if (b == blocks_.size()) return;
   size_t write = blocks_[b].offset();
   int64_t buf[kBlock];
-  for (; b < blocks_.size(); b++) {
-    const size_t first = b << kBlockShift, m = std::min(kBlock, size_ - first);
+  // Values [first, first + m) into buf, `from` replaced.
+  auto substituted = [&](size_t first, size_t m) {
     decode(first, m, buf);
     for (size_t k = 0; k < m; k++)
       if (buf[k] == from) {
         buf[k] = to;
         seen(first + k);
       }
+  };
+  for (; b < blocks_.size(); b++) {
+    const size_t first = b << kBlockShift, m = std::min(kBlock, size_ - first);
+    substituted(first, m);
     if (repack(b, buf, m, &write)) continue;
     // A block that needs more bytes than it had (`to` far from its other values): the rest
     // of the column is packed anew behind the blocks done.
@@ -199,12 +203,7 @@ template <class Seen> void PackedInts::replace(int64_t from, int64_t to, Seen se
     rest.append(buf, m);
     for (size_t f = first + m; f < size_; f += kBlock) {
       const size_t n = std::min(kBlock, size_ - f);
-      decode(f, n, buf);
-      for (size_t k = 0; k < n; k++)
-        if (buf[k] == from) {
-          buf[k] = to;
-          seen(f + k);
-        }
+      substituted(f, n);
       rest.append(buf, n);
     }
     rest.shrink_to_fit();

@@ -180,7 +180,7 @@ std::string Profile::check_valid() const {
     if (!c.value.empty() && c.value.size() != n) return at("event", e) + "value column length";
     int64_t tc = 0, tv = 0;
     for (size_t i = 0; i < n; i++) {
-      if (c.stack_at(i) != kNoStack && c.stack_at(i) >= nstacks)
+      if (const StackId st = c.stack_at(i); st != kNoStack && st >= nstacks)
         return at("event", e) + "stack out of range";
       if (c.thread_at(i) >= threads.size()) return at("event", e) + "thread out of range";
       if (c.labels_at(i) >= label_sets.size()) return at("event", e) + "label set out of range";
