@@ -7,10 +7,14 @@
 #                       events with stacks (2 KB TLABs: millions of events), monitor-enter and park
 #                       events at threshold 0, 1 MB chunks (the recorder rotates about once a
 #                       second: 100+ chunks), a few thousand distinct stacks;
-#   deep-stacks.jfr     the JDK's recorder (stackdepth=128, 128 MB chunks: 1-3 chunks) on 16
+#   deep-stacks.jfr     the JDK's recorder (stackdepth=128, 100 MB chunks: 2-3 chunks) on 16
 #                       threads walking deep paths (20-120 frames) through a generated graph of
 #                       1,024 methods (bench/deep_stacks_workload.java + DeepPaths.java, written
 #                       here): hundreds of thousands of distinct stacks;
+# The JDK's recordings keep the recorder's default maxsize of 250 MiB: at each chunk rotation it
+# drops the oldest chunks past that, so jdk-busy.jfr holds the last ~250 MiB of 1 MB chunks, and
+# deep-stacks.jfr two full 100 MB chunks and the last, partial one (200-300 MB) once the workload
+# writes more than 200 MB. (With 128 MB chunks a long recording kept a single chunk.)
 #   deep-stacks-ap.jfr  the same workload recorded by async-profiler (event=cpu,interval=100us,
 #                       alloc=1k, 128 MB chunks), when it is installed: ASYNC_PROFILER_HOME names its directory
 #                       (with lib/libasyncProfiler.so or build/lib/libasyncProfiler.so).
@@ -127,7 +131,7 @@ record_deep_jdk() {
   deep_workload "$work"
   echo "$deep_jfc" > "$work/deep.jfc"
   (cd "$work" && java -Xmx2g -XX:TLABSize=2k -XX:-ResizeTLAB \
-    -XX:FlightRecorderOptions:maxchunksize=128m,stackdepth=128 \
+    -XX:FlightRecorderOptions:maxchunksize=100m,stackdepth=128 \
     -XX:StartFlightRecording=filename="$tmp",settings=deep.jfc \
     DeepStacks "$seconds" 16 200000 > /dev/null)
   mv "$tmp" "$out"

@@ -3,11 +3,11 @@
 // realloc grows and shrinks with mremap: no byte is copied and no page is touched twice. A
 // std::vector copies on every reserve() and shrink_to_fit(), and with DefaultInitAllocator it
 // copies byte by byte: shrinking a load's packed columns once cost 14% of a 260 MB load.
-// resize() leaves the new bytes unwritten (the caller writes them next). Buffers of a huge page
-// or more are advised huge pages. Not thread-safe; one owner.
+// resize() leaves the new bytes unwritten (the caller writes them next). Not advised huge pages:
+// the columns are written once, in order, while a load takes fresh memory, and on a virtual
+// machine that gives freed memory back to its host a fresh huge page cost 2-5 times as much
+// to fill as 4 KiB pages (README, Performance). Not thread-safe; one owner.
 #pragma once
-
-#include "formats/huge_pages.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -73,7 +73,6 @@ private:
     if (!p) throw std::bad_alloc();
     data_ = static_cast<uint8_t *>(p);
     capacity_ = cap;
-    advise_huge(data_, capacity_);
   }
 
   uint8_t *data_ = nullptr;

@@ -1,10 +1,9 @@
 // Reading untrusted files into memory (see file_reader.h).
 #include "formats/file_reader.h"
 
-#include "formats/huge_pages.h"
-
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -70,12 +69,11 @@ ReadStatus read_fd(int fd, uint64_t expected, FileBytes *out, std::string *error
 
 bool FileBytes::reserve(size_t n) {
   if (n <= capacity_) return true;
-  const size_t cap = huge_capacity(n);
-  char *p = static_cast<char *>(allocate_huge(cap));
+  char *p = static_cast<char *>(std::malloc(n));
   if (!p) return false;
   if (size_) std::memcpy(p, data_.get(), size_);
   data_.reset(p);
-  capacity_ = cap;
+  capacity_ = n;
   return true;
 }
 

@@ -25,9 +25,10 @@ struct ReadFileOptions {
   bool dash_is_stdin = false;
 };
 
-// A file's bytes in memory. Large buffers ask for transparent huge pages and are not
-// zero-filled first: reading 200 MB from the page cache takes 0.06 s so, 0.19 s into a
-// std::string.
+// A file's bytes in memory, not zero-filled first: reading 200 MB from the page cache takes
+// 0.06 s so, 0.19 s into a std::string. Not advised huge pages, like ByteBuffer: the bytes are
+// written once, by read(), and a reader gives back the pages of a chunk's pools page by page
+// (JfrPoolPages).
 class FileBytes {
 public:
   std::string_view view() const { return {data_.get(), size_}; }
