@@ -11,13 +11,13 @@
 #                       threads walking deep paths (20-120 frames) through a generated graph of
 #                       1,024 methods (bench/deep_stacks_workload.java + DeepPaths.java, written
 #                       here): hundreds of thousands of distinct stacks;
+#   deep-stacks-ap.jfr  the same workload recorded by async-profiler (event=cpu,interval=100us,
+#                       alloc=1k, 128 MB chunks), when it is installed: ASYNC_PROFILER_HOME names its directory
+#                       (with lib/libasyncProfiler.so or build/lib/libasyncProfiler.so).
 # The JDK's recordings keep the recorder's default maxsize of 250 MiB: at each chunk rotation it
 # drops the oldest chunks past that, so jdk-busy.jfr holds the last ~250 MiB of 1 MB chunks, and
 # deep-stacks.jfr two full 100 MB chunks and the last, partial one (200-300 MB) once the workload
 # writes more than 200 MB. (With 128 MB chunks a long recording kept a single chunk.)
-#   deep-stacks-ap.jfr  the same workload recorded by async-profiler (event=cpu,interval=100us,
-#                       alloc=1k, 128 MB chunks), when it is installed: ASYNC_PROFILER_HOME names its directory
-#                       (with lib/libasyncProfiler.so or build/lib/libasyncProfiler.so).
 # Then prints for each file: the recorder, size, chunks, event counts (`jfr summary`), samples,
 # distinct stacks (the distinct frame sequences the samples use, frames being function + line +
 # kind, as hotlines models them), frames, and the stacks' maximum and average depth.

@@ -1,6 +1,6 @@
 // advise_huge, allocate_huge, reserve_huge, resize_huge, HugeVector: ask the kernel for transparent
 // huge pages for a large buffer (this kernel gives them only where asked: THP "madvise"), so that
-// filling hundreds of MB (a flame graph's nodes, sample columns, per-node scratch arrays) takes one
+// filling hundreds of MB (a flame graph's nodes, per-node scratch arrays, hash tables) takes one
 // page fault per 2 MiB instead of one per 4 KiB; on a virtual machine a fault costs microseconds.
 // Only a hint: where the kernel declines, the buffer is the same, just slower to touch.
 // unwritten_huge: an array that is not initialized, for passes that write every element from
