@@ -24,8 +24,8 @@ std::vector<int64_t> subtree_weights(const StackTree &tree, std::vector<int64_t>
 // costly part on a big tree, so every map's flags come from one preorder. The pass over the
 // preorder splits it between the threads: each thread starts its range from the path above
 // its first node.
-std::vector<std::vector<uint8_t>>
-first_on_path(const StackTree &tree, std::span<const KeyMap *const> maps, unsigned threads) {
+std::vector<NodeFlags> first_on_path(const StackTree &tree, std::span<const KeyMap *const> maps,
+                                     unsigned threads) {
   const uint32_t n = static_cast<uint32_t>(tree.size());
   // Subtree sizes (children first), then the preorder: a node takes its parent's next free
   // position and its children's positions start right after it. `next` holds sizes until a
@@ -50,7 +50,8 @@ first_on_path(const StackTree &tree, std::span<const KeyMap *const> maps, unsign
     }
   }
   // One pass in preorder with the current path (nodes, root first) as a stack and, per map
-  // and key, its occurrences on it. Threads write the flags of distinct nodes.
+  // and key, its occurrences on it. Threads write the flags of distinct nodes, a byte each
+  // (bits would share words between threads); each map's bytes are packed into bits after.
   const size_t m = maps.size();
   std::vector<std::vector<uint8_t>> first(m);
   for (std::vector<uint8_t> &f : first) resize_huge(f, n);
@@ -87,10 +88,16 @@ first_on_path(const StackTree &tree, std::span<const KeyMap *const> maps, unsign
       enter(node, true);
     }
   });
-  return first;
+  std::vector<uint32_t>().swap(order);
+  std::vector<NodeFlags> out;
+  for (std::vector<uint8_t> &f : first) {
+    out.push_back(NodeFlags::of_bytes(f));
+    std::vector<uint8_t>().swap(f);
+  }
+  return out;
 }
 
-std::vector<uint8_t> first_on_path(const StackTree &tree, const KeyMap &keys, unsigned threads) {
+NodeFlags first_on_path(const StackTree &tree, const KeyMap &keys, unsigned threads) {
   const KeyMap *maps[] = {&keys};
   return std::move(first_on_path(tree, maps, threads)[0]);
 }
@@ -110,27 +117,26 @@ bool hides_whole_keys(const std::vector<uint8_t> &hidden, const KeyMap &keys) {
   return true;
 }
 
-std::vector<uint8_t> first_on_path_from_profile(const StackTree &tree, const KeyMap &keys,
-                                                std::span<const uint8_t> profile_first) {
+NodeFlags first_on_path_from_profile(const StackTree &tree, const KeyMap &keys,
+                                     const NodeFlags &profile_first) {
   const size_t n = tree.size();
-  std::vector<uint8_t> first(n);
+  NodeFlags first(n);
   for (size_t i = 0; i < n; i++) {
     const uint32_t node = static_cast<uint32_t>(i);
-    first[i] = keys.of_frame[tree.frame(node)] != kNoKey && profile_first[tree.origin(node)];
+    if (keys.of_frame[tree.frame(node)] != kNoKey && profile_first[tree.origin(node)]) first.set(i);
   }
   return first;
 }
 
 const FirstOnPath &first_on_path_once(std::once_flag &once, FirstOnPath &flags,
                                       const StackTree &tree, const KeyMap &keys, unsigned threads) {
-  std::call_once(once, [&] {
-    flags = std::make_shared<const std::vector<uint8_t>>(first_on_path(tree, keys, threads));
-  });
+  std::call_once(
+      once, [&] { flags = std::make_shared<const NodeFlags>(first_on_path(tree, keys, threads)); });
   return flags;
 }
 
 KeySums sum_keys(const StackTree &tree, const SparseWeights &self, std::span<const int64_t> cum,
-                 const KeyMap &keys, std::span<const uint8_t> first) {
+                 const KeyMap &keys, const NodeFlags &first) {
   KeySums s;
   s.self.assign(keys.count, 0);
   s.total.assign(keys.count, 0);

@@ -5,6 +5,7 @@
 // path from the root. Pure functions over immutable data; thread-safe.
 #pragma once
 
+#include "server/engine/node_flags.h"
 #include "server/engine/sparse_weights.h"
 #include "server/engine/stack_tree.h"
 
@@ -28,13 +29,13 @@ struct KeyMap {
 // Subtree weights: cum[n] = self[n] + sum of cum over n's children, computed in self's array.
 std::vector<int64_t> subtree_weights(const StackTree &tree, std::vector<int64_t> self);
 
-// first[n] = 1 when the key of node n does not occur on the path above n (root side). On up
-// to `threads` threads (0: both cores; parallel_ranges).
-std::vector<uint8_t> first_on_path(const StackTree &tree, const KeyMap &keys, unsigned threads = 0);
+// first[n] set when node n has a key that does not occur on the path above n (root side). On
+// up to `threads` threads (0: both cores; parallel_ranges).
+NodeFlags first_on_path(const StackTree &tree, const KeyMap &keys, unsigned threads = 0);
 // The same for several maps at once, in their order: the tree's preorder, which costs more
 // than a map's flags, is computed once for all of them.
-std::vector<std::vector<uint8_t>>
-first_on_path(const StackTree &tree, std::span<const KeyMap *const> maps, unsigned threads = 0);
+std::vector<NodeFlags> first_on_path(const StackTree &tree, std::span<const KeyMap *const> maps,
+                                     unsigned threads = 0);
 
 // True when every key's frames are all hidden or all shown (frames without a key aside).
 bool hides_whole_keys(const std::vector<uint8_t> &hidden_frame, const KeyMap &keys);
@@ -43,12 +44,12 @@ bool hides_whole_keys(const std::vector<uint8_t> &hidden_frame, const KeyMap &ke
 // keys are hidden whole (hides_whole_keys), from `profile_first`, the flags of the profile's
 // own tree for the same keys: a shown key occurs above a node exactly when it occurs above the
 // node's origin stack, so each node takes its origin's flag.
-std::vector<uint8_t> first_on_path_from_profile(const StackTree &tree, const KeyMap &keys,
-                                                std::span<const uint8_t> profile_first);
+NodeFlags first_on_path_from_profile(const StackTree &tree, const KeyMap &keys,
+                                     const NodeFlags &profile_first);
 
 // first_on_path(tree, keys) computed into `flags` on the first call for `once` (the lazy
 // tables of ProfileIndex); returns `flags`. Any thread.
-using FirstOnPath = std::shared_ptr<const std::vector<uint8_t>>;
+using FirstOnPath = std::shared_ptr<const NodeFlags>;
 const FirstOnPath &first_on_path_once(std::once_flag &once, FirstOnPath &flags,
                                       const StackTree &tree, const KeyMap &keys,
                                       unsigned threads = 0);
@@ -60,6 +61,6 @@ struct KeySums {
 // Self and total per key for a weighted tree. `first` comes from first_on_path() for the
 // same tree and keys.
 KeySums sum_keys(const StackTree &tree, const SparseWeights &self, std::span<const int64_t> cum,
-                 const KeyMap &keys, std::span<const uint8_t> first);
+                 const KeyMap &keys, const NodeFlags &first);
 
 } // namespace hotlines

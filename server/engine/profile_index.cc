@@ -155,13 +155,12 @@ std::shared_ptr<const ProfileIndex> ProfileIndex::build(std::shared_ptr<const Pr
   // value and by count, their line and file sums): the three maps' flags from one preorder
   // of the tree, then the views.
   const KeyMap *maps[] = {&idx->by_name_->map(), &idx->lines_->lines(), &idx->lines_->files()};
-  std::vector<std::vector<uint8_t>> firsts = first_on_path(*idx->tree_, maps, threads);
+  std::vector<NodeFlags> firsts = first_on_path(*idx->tree_, maps, threads);
   std::once_flag *once[] = {&idx->once_name_, &idx->once_lines_, &idx->once_files_};
   FirstOnPath *flags[] = {&idx->first_name_, &idx->first_lines_, &idx->first_files_};
   for (size_t m = 0; m < 3; m++)
-    std::call_once(*once[m], [&] {
-      *flags[m] = std::make_shared<const std::vector<uint8_t>>(std::move(firsts[m]));
-    });
+    std::call_once(*once[m],
+                   [&] { *flags[m] = std::make_shared<const NodeFlags>(std::move(firsts[m])); });
   for (Measure m : {Measure::count, Measure::value}) {
     if (cancelled()) return nullptr;
     const size_t slot = 2 * first + (m == Measure::value);

@@ -44,11 +44,10 @@ namespace {
 // tree without hidden frames that hides whole keys, taken from the profile tree's flags
 // (`profile_first()`, the index's, computed there once); else computed on the tree.
 template <class ProfileFirst>
-const std::vector<uint8_t> &tree_first(std::once_flag &once, FirstOnPath &flags,
-                                       const StackTree &tree, const KeyMap &keys,
-                                       ProfileFirst profile_first) {
+const NodeFlags &tree_first(std::once_flag &once, FirstOnPath &flags, const StackTree &tree,
+                            const KeyMap &keys, ProfileFirst profile_first) {
   std::call_once(once, [&] {
-    flags = std::make_shared<const std::vector<uint8_t>>(
+    flags = std::make_shared<const NodeFlags>(
         !tree.hidden_frames().empty() && hides_whole_keys(tree.hidden_frames(), keys)
             ? first_on_path_from_profile(tree, keys, *profile_first())
             : first_on_path(tree, keys));
@@ -59,19 +58,19 @@ const std::vector<uint8_t> &tree_first(std::once_flag &once, FirstOnPath &flags,
 } // namespace
 
 // On the profile's own tree, the index's flags (which it keeps as long as it lives).
-const std::vector<uint8_t> &ViewWeights::first_function() const {
+const NodeFlags &ViewWeights::first_function() const {
   if (tree->is_profile_tree()) return *index->first_functions(view.grouping);
   return tree_first(once_fn_, first_fn_, *tree, functions().map(),
                     [&] { return index->first_functions(view.grouping); });
 }
 
-const std::vector<uint8_t> &ViewWeights::first_line() const {
+const NodeFlags &ViewWeights::first_line() const {
   if (tree->is_profile_tree()) return *index->first_lines();
   return tree_first(once_line_, first_line_, *tree, lines().lines(),
                     [&] { return index->first_lines(); });
 }
 
-const std::vector<uint8_t> &ViewWeights::first_file() const {
+const NodeFlags &ViewWeights::first_file() const {
   if (tree->is_profile_tree()) return *index->first_files();
   return tree_first(once_file_, first_file_, *tree, lines().files(),
                     [&] { return index->first_files(); });
@@ -93,7 +92,7 @@ const KeySums *ViewWeights::table_files() const {
   return &tables->files;
 }
 
-const std::vector<uint8_t> &ViewWeights::first_function_line() const {
+const NodeFlags &ViewWeights::first_function_line() const {
   if (tree->is_profile_tree()) return *index->first_function_lines(view.grouping);
   return tree_first(once_fn_line_, first_fn_line_, *tree, index->function_lines(view.grouping).map,
                     [&] { return index->first_function_lines(view.grouping); });

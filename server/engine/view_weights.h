@@ -59,14 +59,14 @@ public:
   const SparseWeights &self() const { return *self_weights; }
   std::span<const int64_t> cum() const { return *cum_weights; }
   // First-on-path flags of the tree for function keys (view.grouping), lines and files.
-  const std::vector<uint8_t> &first_function() const;
-  const std::vector<uint8_t> &first_line() const;
-  const std::vector<uint8_t> &first_file() const;
+  const NodeFlags &first_function() const;
+  const NodeFlags &first_line() const;
+  const NodeFlags &first_file() const;
   // An unfiltered view's line and file sums (null for a filtered view), computed on first use.
   const KeySums *table_lines() const;
   const KeySums *table_files() const;
   // ... and for hot lines' (function, line) keys (ProfileIndex::function_lines).
-  const std::vector<uint8_t> &first_function_line() const;
+  const NodeFlags &first_function_line() const;
   std::string_view event_name() const;
   std::string_view unit() const; // "samples" for the count measure, else the event's unit
 

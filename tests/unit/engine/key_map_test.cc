@@ -15,15 +15,15 @@ using namespace hotlines::test;
 namespace {
 
 // first[n] by walking up from n.
-std::vector<uint8_t> naive_first(const StackTree &t, const KeyMap &keys) {
-  std::vector<uint8_t> first(t.size(), 0);
+NodeFlags naive_first(const StackTree &t, const KeyMap &keys) {
+  NodeFlags first(t.size());
   for (uint32_t n = 0; n < t.size(); n++) {
     const uint32_t k = keys.of_frame[t.frame(n)];
     if (k == kNoKey) continue;
     bool above = false;
     for (uint32_t a = t.parent(n); a != kNoNode && !above; a = t.parent(a))
       above = keys.of_frame[t.frame(a)] == k;
-    first[n] = !above;
+    if (!above) first.set(n);
   }
   return first;
 }
@@ -45,8 +45,8 @@ TEST(KeyMap, FirstOnPathMatchesANaiveWalkWithAndWithoutHiddenFrames) {
   const Profile &p = idx->profile();
   const KeyMap *maps[] = {&idx->functions(FunctionGrouping::name).map(), &idx->lines().lines(),
                           &idx->lines().files()};
-  const std::vector<uint8_t> profile_first[] = {*idx->first_functions(FunctionGrouping::name),
-                                                *idx->first_lines(), *idx->first_files()};
+  const NodeFlags profile_first[] = {*idx->first_functions(FunctionGrouping::name),
+                                     *idx->first_lines(), *idx->first_files()};
   for (int m = 0; m < 3; m++) {
     EXPECT_EQ(first_on_path(*idx->tree(), *maps[m]), naive_first(*idx->tree(), *maps[m]));
     EXPECT_EQ(profile_first[m], naive_first(*idx->tree(), *maps[m]));
@@ -59,10 +59,10 @@ TEST(KeyMap, FirstOnPathMatchesANaiveWalkWithAndWithoutHiddenFrames) {
     auto tree = StackTree::without_frames(p, hidden, nullptr);
     ASSERT_NE(tree, nullptr);
     EXPECT_LT(tree->size(), idx->tree()->size());
-    const std::vector<std::vector<uint8_t>> all = first_on_path(*tree, maps); // one preorder
+    const std::vector<NodeFlags> all = first_on_path(*tree, maps); // one preorder
     ASSERT_EQ(all.size(), 3u);
     for (int m = 0; m < 3; m++) {
-      std::vector<uint8_t> want = naive_first(*tree, *maps[m]);
+      const NodeFlags want = naive_first(*tree, *maps[m]);
       EXPECT_EQ(first_on_path(*tree, *maps[m]), want) << hide << " map " << m;
       EXPECT_EQ(all[m], want) << hide << " map " << m;
       if (hides_whole_keys(hidden, *maps[m])) {
@@ -96,10 +96,10 @@ TEST(KeyMap, FirstOnPathIsTheSameOnOneOrTwoThreads) {
   ASSERT_GT(idx->tree()->size(), 200000u); // parallel_ranges splits from 100,000
   const KeyMap *maps[] = {&idx->functions(FunctionGrouping::name).map(), &idx->lines().lines(),
                           &idx->lines().files()};
-  const std::vector<std::vector<uint8_t>> one = first_on_path(*idx->tree(), maps, 1),
-                                          two = first_on_path(*idx->tree(), maps, 2);
+  const std::vector<NodeFlags> one = first_on_path(*idx->tree(), maps, 1),
+                               two = first_on_path(*idx->tree(), maps, 2);
   for (int m = 0; m < 3; m++) {
-    const std::vector<uint8_t> want = naive_first(*idx->tree(), *maps[m]);
+    const NodeFlags want = naive_first(*idx->tree(), *maps[m]);
     EXPECT_EQ(one[m], want) << "map " << m;
     EXPECT_EQ(two[m], want) << "map " << m;
   }
@@ -114,12 +114,12 @@ TEST(KeyMap, FirstOnPathOnAPathDeeperThanAnyRecursion) {
   t.sample("cpu", {b}, "main", 0, 4);
   auto idx = index_of(t);
   const KeyMap &keys = idx->functions(FunctionGrouping::name).map();
-  std::vector<uint8_t> first = first_on_path(*idx->tree(), keys);
+  const NodeFlags first = first_on_path(*idx->tree(), keys);
   ASSERT_EQ(first.size(), 300001u);
-  EXPECT_EQ(first[0], 1); // a at the root
-  EXPECT_EQ(first[1], 1); // b under it
+  EXPECT_TRUE(first[0]); // a at the root
+  EXPECT_TRUE(first[1]); // b under it
   size_t firsts = 0;
-  for (uint8_t f : first) firsts += f;
+  for (size_t n = 0; n < first.size(); n++) firsts += first[n];
   EXPECT_EQ(firsts, 3u); // and the root b of the second sample
   std::vector<int64_t> self(first.size(), 0);
   self[299999] = 3;
