@@ -99,6 +99,7 @@ int load_mode(const std::string &path, unsigned threads, int repeat) {
   rss_now(&base_res, &base_shr);
   const size_t base_anon = base_res - base_shr;
   double best = 1e30, best_cpu = 1e30, best_index = 1e30;
+  size_t held = 0; // anonymous memory after the index is built, while it and the profile live
   size_t samples = 0, sample_bytes = 0, stacks = 0, frames = 0;
   size_t distinct = 0, max_depth = 0, depth_sum = 0;
   std::string producer;
@@ -144,6 +145,9 @@ int load_mode(const std::string &path, unsigned threads, int repeat) {
     auto index = ProfileIndex::build(shared, nullptr, threads);
     auto t3 = std::chrono::steady_clock::now();
     best_index = std::min(best_index, std::chrono::duration<double>(t3 - t2).count());
+    size_t res, shr;
+    rss_now(&res, &shr);
+    held = std::max(held, res > shr + base_anon ? res - shr - base_anon : 0);
   }
   done = true;
   sampler.join();
@@ -154,13 +158,14 @@ int load_mode(const std::string &path, unsigned threads, int repeat) {
       "threads=%u seconds=%.3f MB/s=%.1f cpu_seconds=%.3f MB/cpu_s=%.1f index_seconds=%.3f "
       "MB/s_with_index=%.1f samples=%zu samples/s=%.0f bytes/sample=%.2f stacks=%zu "
       "frames=%zu distinct_stacks=%zu max_depth=%zu avg_depth=%.1f file_MB=%.1f peak_rss_MB=%.1f "
-      "peak_heap_MB=%.1f producer=%s\n",
+      "peak_heap_MB=%.1f held_MB=%.1f producer=%s\n",
       threads, best, size / best / 1e6, best_cpu, size / best_cpu / 1e6, best_index,
       size / (best + best_index) / 1e6, samples, samples / best,
       samples ? static_cast<double>(sample_bytes) / samples : 0.0, stacks, frames, distinct,
       max_depth, distinct ? static_cast<double>(depth_sum) / distinct : 0.0, size / 1e6,
       ru.ru_maxrss / 1024.0,
-      (peak_anon.load() > base_anon ? peak_anon.load() - base_anon : 0) / 1e6, producer.c_str());
+      (peak_anon.load() > base_anon ? peak_anon.load() - base_anon : 0) / 1e6, held / 1e6,
+      producer.c_str());
   return 0;
 }
 

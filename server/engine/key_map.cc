@@ -135,7 +135,7 @@ const FirstOnPath &first_on_path_once(std::once_flag &once, FirstOnPath &flags,
   return flags;
 }
 
-KeySums sum_keys(const StackTree &tree, const SparseWeights &self, std::span<const int64_t> cum,
+KeySums sum_keys(const StackTree &tree, const SparseWeights &self, const NodeTotals &cum,
                  const KeyMap &keys, const NodeFlags &first) {
   KeySums s;
   s.self.assign(keys.count, 0);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "server/engine/node_flags.h"
+#include "server/engine/node_totals.h"
 #include "server/engine/sparse_weights.h"
 #include "server/engine/stack_tree.h"
 
@@ -60,7 +61,7 @@ struct KeySums {
 
 // Self and total per key for a weighted tree. `first` comes from first_on_path() for the
 // same tree and keys.
-KeySums sum_keys(const StackTree &tree, const SparseWeights &self, std::span<const int64_t> cum,
+KeySums sum_keys(const StackTree &tree, const SparseWeights &self, const NodeTotals &cum,
                  const KeyMap &keys, const NodeFlags &first);
 
 } // namespace hotlines

@@ -105,7 +105,7 @@ struct Merged {
 void merge_callees(const ViewWeights &v, const NodeKeys &nk, const std::vector<uint8_t> &anchor,
                    uint32_t max_depth, Merged &m, const std::atomic<bool> *cancel) {
   const StackTree &t = *v.tree;
-  std::span<const int64_t> cum = v.cum();
+  const NodeTotals &cum = v.cum();
   const bool anchored = !anchor.empty();
   std::vector<uint32_t> map(t.size(), kNoNode);
   m.reserve(t.size());
@@ -179,7 +179,7 @@ void merge_callers(const ViewWeights &v, const NodeKeys &nk, const std::vector<u
 // their member stack nodes, whose weights are read in no order, so each is prefetched a few
 // members ahead. Every entry is written once; on cancel some are never written, so the caller
 // drops the result.
-Unwritten<NodeWeight> gather_weights(const StackTree &t, std::span<const int64_t> cum,
+Unwritten<NodeWeight> gather_weights(const StackTree &t, const NodeTotals &cum,
                                      const CalleeShape &shape, const std::atomic<bool> *cancel) {
   const size_t n = shape.size();
   Unwritten<NodeWeight> weight = unwritten_huge<NodeWeight>(n);
@@ -191,7 +191,7 @@ Unwritten<NodeWeight> gather_weights(const StackTree &t, std::span<const int64_t
       if ((r & 0xffff) == 0 && cancelled(cancel)) return;
       NodeWeight w;
       for (uint32_t j = start[r]; j < start[r + 1]; j++) {
-        if (j + kAhead < last) __builtin_prefetch(&cum[members[j + kAhead]]);
+        if (j + kAhead < last) cum.prefetch(members[j + kAhead]);
         const uint32_t s = members[j];
         const int64_t c = cum[s];
         if (c == 0) continue;
@@ -350,7 +350,7 @@ CallTree call_tree(const ViewWeights &v, const TreeOptions &o, const std::atomic
       v.view.grouping == FunctionGrouping::name) {
     // The shape is the profile's; this view only adds its weights.
     std::shared_ptr<const CalleeShape> shape = v.index->callee_shape(o.lines);
-    std::span<const int64_t> cum = v.cum();
+    const NodeTotals &cum = v.cum();
     Unwritten<NodeWeight> weight = gather_weights(*v.tree, cum, *shape, cancel);
     if (cancelled(cancel)) return out;
     v.self().for_each([&](uint32_t node, int64_t w) {
@@ -402,7 +402,7 @@ std::vector<TreeNode> hottest_path_in_shape(const ViewWeights &v, const NodeKeys
   const Profile &p = v.profile();
   const StackTree &t = *v.tree;
   const SparseWeights &self = v.self();
-  std::span<const int64_t> cum = v.cum();
+  const NodeTotals &cum = v.cum();
   std::vector<uint8_t> mapped(t.size(), 0);
   auto counts = [&](uint32_t s) {
     return cum[s] != 0 && (t.parent(s) == kNoNode || mapped[t.parent(s)]);

@@ -196,7 +196,7 @@ PassTotals weigh_samples(const SampleFilter &filter, const Profile &p, bool want
 void set_weights(ViewWeights &w, std::vector<int64_t> dense_self) {
   w.self_weights = std::make_shared<const SparseWeights>(SparseWeights::of_dense(dense_self));
   w.cum_weights =
-      std::make_shared<const std::vector<int64_t>>(subtree_weights(*w.tree, std::move(dense_self)));
+      std::make_shared<const NodeTotals>(subtree_weights(*w.tree, std::move(dense_self)));
 }
 
 std::shared_ptr<ViewWeights> share_weights(const ViewWeights &base, const View &view) {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "server/engine/key_map.h"
+#include "server/engine/node_totals.h"
 #include "server/engine/sparse_weights.h"
 #include "server/engine/stack_tree.h"
 #include "server/engine/view.h"
@@ -46,8 +47,8 @@ public:
   EventId event = 0; // resolved event
   Measure measure = Measure::value;
   std::shared_ptr<const StackTree> tree;
-  std::shared_ptr<const SparseWeights> self_weights;       // per tree node, where not zero
-  std::shared_ptr<const std::vector<int64_t>> cum_weights; // per tree node
+  std::shared_ptr<const SparseWeights> self_weights; // per tree node, where not zero
+  std::shared_ptr<const NodeTotals> cum_weights;     // per tree node
   int64_t total = 0;    // weight of every passing sample (empty stacks included)
   int64_t empty = 0;    // weight of passing samples with an empty stack
   uint64_t samples = 0; // passing sample rows
@@ -57,7 +58,7 @@ public:
   const FunctionKeys &functions() const; // keys of view.grouping
   const LineKeys &lines() const;
   const SparseWeights &self() const { return *self_weights; }
-  std::span<const int64_t> cum() const { return *cum_weights; }
+  const NodeTotals &cum() const { return *cum_weights; }
   // First-on-path flags of the tree for function keys (view.grouping), lines and files.
   const NodeFlags &first_function() const;
   const NodeFlags &first_line() const;
@@ -77,7 +78,8 @@ private:
 };
 
 // Sets w's self and cum weights from the pass's dense self per node of w.tree: the non-zero
-// entries are kept, then the same array becomes cum (one dense array at a time).
+// entries are kept, then the same array becomes cum (one dense array at a time), 4 bytes a
+// node where every total fits (NodeTotals).
 void set_weights(ViewWeights &w, std::vector<int64_t> dense_self);
 
 // A view of `base`'s tree and weights under another View of the same event and weights (its

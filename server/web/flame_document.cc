@@ -85,7 +85,7 @@ std::vector<FrameId> heaviest_frames(const ProfileIndex &index, const CalleeShap
     std::shared_ptr<const ViewWeights> v =
         index.unfiltered(e, e == initial ? measure : Measure::value);
     if (!v || !v->tree->is_profile_tree()) continue;
-    std::span<const int64_t> cum = v->cum();
+    const NodeTotals &cum = v->cum();
     std::vector<int64_t> w(n, -1);
     std::vector<FrameId> f(n, 0);
     for (size_t s = 0; s < p.stack_count(); s++) {

@@ -126,7 +126,9 @@ TEST(KeyMap, FirstOnPathOnAPathDeeperThanAnyRecursion) {
   self[300000] = 4;
   SparseWeights sparse = SparseWeights::of_dense(self);
   ASSERT_EQ(sparse.entries(), 2u);
-  std::vector<int64_t> cum = subtree_weights(*idx->tree(), self);
+  const NodeTotals cum(subtree_weights(*idx->tree(), self));
+  EXPECT_TRUE(cum.narrow());
+  EXPECT_EQ(cum[0], 3); // the deep sample's root
   KeySums sums = sum_keys(*idx->tree(), sparse, cum, keys, first);
   EXPECT_EQ(sums.total[keys.of_frame[a]], 3);
   EXPECT_EQ(sums.total[keys.of_frame[b]], 7);
