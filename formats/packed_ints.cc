@@ -179,6 +179,13 @@ int64_t PackedInts::max() const {
   return hi;
 }
 
+int64_t PackedInts::min() const {
+  int64_t lo = INT64_MAX;
+  for (const Block &b : blocks_) lo = std::min(lo, b.base);
+  for (int64_t v : tail_) lo = std::min(lo, v);
+  return lo;
+}
+
 bool PackedInts::contains(int64_t v) const {
   int64_t buf[kBlock];
   for (size_t b = 0; b < size_; b += kBlock) {

@@ -59,6 +59,8 @@ public:
   std::vector<int64_t> to_vector() const;
   // The largest value; INT64_MIN when empty.
   int64_t max() const;
+  // The smallest value; INT64_MAX when empty. Reads only the blocks' minimums (and the tail).
+  int64_t min() const;
   // Bounds of the values of the block holding value i: *lo is their minimum, *hi at least
   // their maximum (exact but for the lower bytes of wide offsets: within 2^16 for a block
   // 3 bytes wide, 2^24 for 4). Lets a pass skip or accept a whole block by its range.

@@ -7,17 +7,6 @@
 
 namespace hotlines {
 
-std::vector<int64_t> subtree_weights(const StackTree &tree, std::vector<int64_t> self) {
-  const size_t n = tree.size();
-  std::vector<int64_t> cum = std::move(self);
-  cum.resize(n);
-  for (size_t i = n; i-- > 0;) {
-    uint32_t par = tree.parent(static_cast<uint32_t>(i));
-    if (par != kNoNode) cum[par] += cum[i];
-  }
-  return cum;
-}
-
 // In preorder (children in id order) the path to a node is a stack: entering a node pops the
 // nodes that are not its ancestors. The preorder comes from subtree sizes in two passes over
 // the nodes in id order, so nothing walks the tree by pointers and nothing recurses. It is the

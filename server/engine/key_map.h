@@ -27,8 +27,18 @@ struct KeyMap {
   uint32_t key_of_node(const StackTree &t, uint32_t node) const { return of_frame[t.frame(node)]; }
 };
 
-// Subtree weights: cum[n] = self[n] + sum of cum over n's children, computed in self's array.
-std::vector<int64_t> subtree_weights(const StackTree &tree, std::vector<int64_t> self);
+// Subtree weights: cum[n] = self[n] + sum of cum over n's children, computed in self's array
+// (of int64_t or uint32_t, which the caller knows holds every sum).
+template <class T> std::vector<T> subtree_weights(const StackTree &tree, std::vector<T> self) {
+  const size_t n = tree.size();
+  std::vector<T> cum = std::move(self);
+  cum.resize(n);
+  for (size_t i = n; i-- > 0;) {
+    uint32_t par = tree.parent(static_cast<uint32_t>(i));
+    if (par != kNoNode) cum[par] += cum[i];
+  }
+  return cum;
+}
 
 // first[n] set when node n has a key that does not occur on the path above n (root side). On
 // up to `threads` threads (0: both cores; parallel_ranges).

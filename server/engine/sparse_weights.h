@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <span>
 #include <vector>
 
 namespace hotlines {
@@ -16,8 +15,8 @@ namespace hotlines {
 class SparseWeights {
 public:
   SparseWeights() = default;
-  // The non-zero entries of `dense` (indexed by node).
-  static SparseWeights of_dense(std::span<const int64_t> dense) {
+  // The non-zero entries of `dense` (indexed by node; int64_t or uint32_t).
+  template <class T> static SparseWeights of_dense(const std::vector<T> &dense) {
     SparseWeights w;
     size_t k = 0;
     for (int64_t x : dense) k += x != 0;

@@ -98,15 +98,36 @@ const NodeFlags &ViewWeights::first_function_line() const {
                     [&] { return index->first_function_lines(view.grouping); });
 }
 
-PassTotals weigh_samples(const SampleFilter &filter, const Profile &p, bool want_threads,
-                         const std::atomic<bool> *cancel, unsigned threads) {
+bool weights_fit_32(const Event &e, Measure m) {
+  const SampleColumns &c = e.samples;
+  // Counts are >= 1 (Profile::check), and without a value column the value is the count.
+  if (m == Measure::count || c.value.empty()) return e.total_count <= int64_t{UINT32_MAX};
+  return c.value.min() >= 0 && e.total_value <= int64_t{UINT32_MAX};
+}
+
+NodeWeights zero_weights(size_t nodes, bool narrow) {
+  auto zeros = [&](auto zero) {
+    std::vector<decltype(zero)> v;
+    resize_huge(v, nodes);
+    return NodeWeights(std::move(v));
+  };
+  return narrow ? zeros(uint32_t{0}) : zeros(int64_t{0});
+}
+
+namespace {
+
+// weigh_samples accumulating into T per node, which holds every sum of the pass's weights.
+template <class T>
+PassTotals weigh(const SampleFilter &filter, const Profile &p, bool want_threads,
+                 const std::atomic<bool> *cancel, unsigned threads) {
   const SampleColumns &cols = p.events[filter.event()].samples;
   const bool merged = p.events[filter.event()].merged; // a row counts count_at(i) samples
   const size_t nodes = filter.tree()->size();
   if (threads == 0) threads = query_threads();
   if (cols.size() < 100000) threads = 1;
   struct Acc {
-    std::vector<int64_t> self, thread;
+    std::vector<T> self;
+    std::vector<int64_t> thread;
     std::vector<std::pair<uint32_t, int64_t>> leaves; // (node, weight) of a sparse worker
     int64_t total = 0, empty = 0;
     uint64_t samples = 0;
@@ -123,7 +144,7 @@ PassTotals weigh_samples(const SampleFilter &filter, const Profile &p, bool want
     else
       resize_huge(a.self, nodes);
     if (want_threads) a.thread.assign(p.threads.size(), 0);
-    int64_t *self = a.self.data();
+    T *self = a.self.data();
     int64_t total = 0, empty = 0;
     uint64_t samples = 0;
     // On a tree larger than the L2 cache, an add into the array is made kAhead samples after
@@ -132,7 +153,7 @@ PassTotals weigh_samples(const SampleFilter &filter, const Profile &p, bool want
     constexpr size_t kAhead = 16;
     const bool deferred = !sparse && nodes > (size_t{1} << 16);
     uint32_t ring_node[kAhead];
-    int64_t ring_wt[kAhead];
+    T ring_wt[kAhead];
     size_t queued = 0;
     auto add = [&](size_t i, uint32_t node, int64_t wt) __attribute__((always_inline)) {
       if (node == kNoNode) {
@@ -140,13 +161,13 @@ PassTotals weigh_samples(const SampleFilter &filter, const Profile &p, bool want
       } else if (sparse) {
         a.leaves.emplace_back(node, wt);
       } else if (!deferred) {
-        self[node] += wt;
+        self[node] += static_cast<T>(wt);
       } else {
         __builtin_prefetch(self + node, 1);
         const size_t slot = queued++ % kAhead;
         if (queued > kAhead) self[ring_node[slot]] += ring_wt[slot];
         ring_node[slot] = node;
-        ring_wt[slot] = wt;
+        ring_wt[slot] = static_cast<T>(wt);
       }
       total += wt;
       samples += merged ? static_cast<uint64_t>(cols.count_at(i)) : 1;
@@ -174,29 +195,43 @@ PassTotals weigh_samples(const SampleFilter &filter, const Profile &p, bool want
   });
   PassTotals out;
   out.cancelled = cancel && cancel->load(std::memory_order_relaxed);
-  out.self = std::move(acc[0].self);
+  std::vector<T> self = std::move(acc[0].self);
   out.thread = std::move(acc[0].thread);
   out.total = acc[0].total;
   out.empty = acc[0].empty;
   out.samples = acc[0].samples;
   for (unsigned w = 1; w < threads; w++) {
     if (acc[w].self.empty()) {
-      for (const auto &[n, wt] : acc[w].leaves) out.self[n] += wt;
+      for (const auto &[n, wt] : acc[w].leaves) self[n] += static_cast<T>(wt);
     } else {
-      for (size_t n = 0; n < nodes; n++) out.self[n] += acc[w].self[n];
+      for (size_t n = 0; n < nodes; n++) self[n] += acc[w].self[n];
     }
     for (size_t t = 0; t < out.thread.size(); t++) out.thread[t] += acc[w].thread[t];
     out.total += acc[w].total;
     out.empty += acc[w].empty;
     out.samples += acc[w].samples;
   }
+  out.self = std::move(self);
   return out;
 }
 
-void set_weights(ViewWeights &w, std::vector<int64_t> dense_self) {
-  w.self_weights = std::make_shared<const SparseWeights>(SparseWeights::of_dense(dense_self));
-  w.cum_weights =
-      std::make_shared<const NodeTotals>(subtree_weights(*w.tree, std::move(dense_self)));
+} // namespace
+
+PassTotals weigh_samples(const SampleFilter &filter, const Profile &p, bool want_threads,
+                         const std::atomic<bool> *cancel, unsigned threads) {
+  return weights_fit_32(p.events[filter.event()], filter.measure())
+             ? weigh<uint32_t>(filter, p, want_threads, cancel, threads)
+             : weigh<int64_t>(filter, p, want_threads, cancel, threads);
+}
+
+void set_weights(ViewWeights &w, NodeWeights dense_self) {
+  std::visit(
+      [&](auto &self) {
+        w.self_weights = std::make_shared<const SparseWeights>(SparseWeights::of_dense(self));
+        w.cum_weights =
+            std::make_shared<const NodeTotals>(subtree_weights(*w.tree, std::move(self)));
+      },
+      dense_self);
 }
 
 std::shared_ptr<ViewWeights> share_weights(const ViewWeights &base, const View &view) {

@@ -13,6 +13,7 @@
 #include "server/engine/sparse_weights.h"
 #include "server/engine/stack_tree.h"
 #include "server/engine/view.h"
+#include "server/engine/view_pass.h"
 
 #include <atomic>
 #include <memory>
@@ -78,9 +79,9 @@ private:
 };
 
 // Sets w's self and cum weights from the pass's dense self per node of w.tree: the non-zero
-// entries are kept, then the same array becomes cum (one dense array at a time), 4 bytes a
-// node where every total fits (NodeTotals).
-void set_weights(ViewWeights &w, std::vector<int64_t> dense_self);
+// entries are kept, then the same array becomes cum (one dense array at a time, 4 bytes a node
+// when the pass's are).
+void set_weights(ViewWeights &w, NodeWeights dense_self);
 
 // A view of `base`'s tree and weights under another View of the same event and weights (its
 // measure's label, its grouping); without base's tables, which the caller shares when they

@@ -121,7 +121,7 @@ TEST(KeyMap, FirstOnPathOnAPathDeeperThanAnyRecursion) {
   size_t firsts = 0;
   for (size_t n = 0; n < first.size(); n++) firsts += first[n];
   EXPECT_EQ(firsts, 3u); // and the root b of the second sample
-  std::vector<int64_t> self(first.size(), 0);
+  std::vector<uint32_t> self(first.size(), 0);
   self[299999] = 3;
   self[300000] = 4;
   SparseWeights sparse = SparseWeights::of_dense(self);

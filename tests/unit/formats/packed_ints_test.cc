@@ -40,6 +40,7 @@ TEST(PackedInts, Empty) {
   EXPECT_EQ(p.bytes(), 0u);
   EXPECT_TRUE(p.to_vector().empty());
   EXPECT_EQ(p.max(), INT64_MIN);
+  EXPECT_EQ(p.min(), INT64_MAX);
   EXPECT_TRUE(p == PackedInts::pack(std::vector<int64_t>{}));
   p.shrink_to_fit();
   EXPECT_TRUE(p.empty());
@@ -96,6 +97,7 @@ TEST(PackedInts, NegativesAndExtremes) {
     for (size_t i = 0; i < v.size(); i++) EXPECT_EQ(p.at(i), v[i]) << i;
     EXPECT_EQ(p.to_vector(), v);
     EXPECT_EQ(p.max(), INT64_MAX);
+    EXPECT_EQ(p.min(), INT64_MIN);
   }
   // All negative: base INT64_MIN, offsets below 2^8.
   const std::vector<int64_t> low = {INT64_MIN + 200, INT64_MIN, INT64_MIN + 7};
@@ -103,6 +105,7 @@ TEST(PackedInts, NegativesAndExtremes) {
   EXPECT_EQ(p.bytes(), packed_bytes(3, 1));
   EXPECT_EQ(p.to_vector(), low);
   EXPECT_EQ(p.max(), INT64_MIN + 200);
+  EXPECT_EQ(p.min(), INT64_MIN);
   // All at the top: base INT64_MAX - 3, offsets up to 3.
   const std::vector<int64_t> high = {INT64_MAX, INT64_MAX - 3, INT64_MAX - 1};
   EXPECT_EQ(PackedInts::pack(high).to_vector(), high);
@@ -274,6 +277,8 @@ TEST(PackedInts, RandomRoundTrips) {
     EXPECT_TRUE(a == p);
     if (n) {
       EXPECT_EQ(p.max(), *std::max_element(v.begin(), v.end()));
+      EXPECT_EQ(p.min(), *std::min_element(v.begin(), v.end()));
+      EXPECT_EQ(appended(v).min(), p.min()); // with its last block still raw
     }
   }
 }
