@@ -168,6 +168,18 @@ struct JfrChunkReader::Impl {
   std::once_flag pages_once;
   std::unique_ptr<JfrPoolPages> pages;
 
+  // Set by plan_stack_windows(): the stack-trace entries that samples can reference, in file
+  // order, cut into windows (window w is in_order[window_first[w], window_first[w + 1])), and
+  // the windows' bytes within the pools, which `pages` gives back window by window.
+  struct PoolEntry {
+    size_t offset = 0; // of the entry's value
+    uint64_t key = 0;
+    int cls = -1;
+  };
+  std::vector<PoolEntry> in_order;
+  std::vector<size_t> window_first;
+  std::vector<JfrConstantPools::Range> window_ranges;
+
   // Settings seen in the chunk.
   std::string version, jvm_name, jvm_version;
   int64_t exec_type_id = -1;
@@ -193,17 +205,22 @@ struct JfrChunkReader::Impl {
     return pools_ok;
   }
 
-  // Where the entries of the pools that samples' stacks reference are, in file order, those
-  // that overlap (checkpoints of a corrupt file can) merged; none when the pools are corrupt.
-  std::vector<JfrConstantPools::Range> stack_ranges() {
-    std::vector<JfrConstantPools::Range> ranges, merged;
-    if (!load_pools()) return ranges;
+  // The pool classes that samples' stacks reference.
+  std::vector<int> stack_classes() const {
     std::vector<int> classes;
     for (const Handler &h : handlers)
       if (h.kind == Handler::sample && h.ref_type[kStack] >= 0 &&
           std::find(classes.begin(), classes.end(), h.ref_type[kStack]) == classes.end())
         classes.push_back(h.ref_type[kStack]);
-    for (int cls : classes)
+    return classes;
+  }
+
+  // Where the entries of the pools that samples' stacks reference are, in file order, those
+  // that overlap (checkpoints of a corrupt file can) merged; none when the pools are corrupt.
+  std::vector<JfrConstantPools::Range> stack_ranges() {
+    std::vector<JfrConstantPools::Range> ranges, merged;
+    if (!load_pools()) return ranges;
+    for (int cls : stack_classes())
       ranges.insert(ranges.end(), pools.ranges(cls).begin(), pools.ranges(cls).end());
     std::sort(ranges.begin(), ranges.end(),
               [](const auto &a, const auto &b) { return a.begin < b.begin; });
@@ -215,6 +232,52 @@ struct JfrChunkReader::Impl {
     return merged;
   }
 
+  size_t plan_stack_windows(size_t bytes, bool force) {
+    const std::vector<JfrConstantPools::Range> ranges = stack_ranges();
+    if (ranges.empty()) return 0;
+    if (!force && (ranges.size() > 1 ||
+                   (ranges[0].end - ranges[0].begin) * 4 < static_cast<size_t>(chunk.size)))
+      return 0;
+    const std::vector<int> classes = stack_classes();
+    for (int cls : classes)
+      for (const auto &[offset, key] : pools.in_file_order(cls))
+        in_order.push_back(PoolEntry{offset, key, cls});
+    if (classes.size() > 1)
+      std::sort(in_order.begin(), in_order.end(),
+                [](const PoolEntry &a, const PoolEntry &b) { return a.offset < b.offset; });
+    if (in_order.empty()) return 0;
+    for (size_t i = 0; i < in_order.size(); i++)
+      if (i == 0 || in_order[i].offset - in_order[window_first.back()].offset >= bytes)
+        window_first.push_back(i);
+    window_first.push_back(in_order.size());
+    // Each window's bytes, [its first entry, the next window's), within the pools' ranges.
+    size_t r = 0;
+    for (size_t w = 0; w + 1 < window_first.size(); w++) {
+      const size_t lo = in_order[window_first[w]].offset, hi = window_end(w);
+      while (r < ranges.size() && ranges[r].end <= lo) r++;
+      for (size_t q = r; q < ranges.size() && ranges[q].begin < hi; q++) {
+        const size_t b = std::max(lo, ranges[q].begin), e = std::min(hi, ranges[q].end);
+        if (b < e) window_ranges.push_back(JfrConstantPools::Range{b, e});
+      }
+    }
+    return window_first.size() - 1;
+  }
+
+  // Where window w's bytes end: at the next window's first entry, or the chunk's end.
+  size_t window_end(size_t w) const {
+    return w + 2 < window_first.size() ? in_order[window_first[w + 1]].offset : chunk.end();
+  }
+
+  void window_refs(size_t w, JfrSliceRefs *refs) const {
+    refs->stacks.clear();
+    refs->order.clear();
+    for (size_t i = window_first[w]; i < window_first[w + 1]; i++) {
+      const PoolEntry &e = in_order[i];
+      refs->order.push_back(3 * static_cast<uint32_t>(refs->stacks.size()));
+      refs->stacks.push_back(JfrSliceRefs::Ref{e.cls, -1, e.key, 0, e.offset});
+    }
+  }
+
   // The stack-trace pools' pages, once the pools are loaded; nullptr when they stay resident.
   JfrPoolPages *stack_pages() {
     std::call_once(pages_once, [&] {
@@ -222,7 +285,8 @@ struct JfrChunkReader::Impl {
       // The reader's own buffer (give_back_stack_pages()): its pages may be given back and
       // written again with the same bytes.
       pages = std::make_unique<JfrPoolPages>(const_cast<char *>(data.data()), data.size(),
-                                             stack_ranges(), reread, pools_unread, !reread_always);
+                                             window_ranges.empty() ? stack_ranges() : window_ranges,
+                                             reread, pools_unread, !reread_always);
       res->set_pages(pages.get());
     });
     return pages.get();
@@ -828,7 +892,7 @@ struct JfrChunkReader::Impl {
     std::vector<JfrStackRef> wanted(refs.stacks.size());
     for (size_t i = 0; i < wanted.size(); i++)
       wanted[i] = JfrStackRef{refs.stacks[i].type, refs.stacks[i].key};
-    claims->claim(slice, wanted);
+    if (claims) claims->claim(slice, wanted);
     std::shared_lock<std::shared_mutex> in_use;
     JfrPoolPages *const pp = use_stack_pages(&in_use);
     const JfrStackSource src{data,        chunk.offset + JfrChunkHeader::kSize,
@@ -932,6 +996,19 @@ void JfrChunkReader::give_back_stack_pages(JfrPoolPages::Reread reread, bool unr
   impl_->reread = std::move(reread);
   impl_->pools_unread = unread;
   impl_->reread_always = always;
+}
+size_t JfrChunkReader::plan_stack_windows(size_t bytes, bool force) {
+  return impl_->plan_stack_windows(bytes, force);
+}
+void JfrChunkReader::window_refs(size_t w, JfrSliceRefs *refs) const {
+  impl_->window_refs(w, refs);
+}
+size_t JfrChunkReader::release_window(size_t w) {
+  JfrPoolPages *pages = impl_->pages.get(); // set by the window's read_stacks()
+  // Waits for the reads of later windows, which touch none of these pages.
+  return pages && w + 1 < impl_->window_first.size()
+             ? pages->release_before(impl_->window_end(w), true)
+             : 0;
 }
 size_t JfrChunkReader::release_stack_pages(size_t s) {
   JfrPoolPages *pages = impl_->pages.get(); // set before the first slice resolves

@@ -6,10 +6,13 @@
 // turns those references into model ids, slice after slice in file order, through the
 // chunk's constant pools (each pool entry decoded once) into one ProfileBuilder.
 // A chunk read from a file may give back the pages of its stack-trace pools behind the slices
-// and read them again when needed (give_back_stack_pages(), JfrPoolPages).
-// Threading: survey(), stack_ranges(), route(), resolve(), release_stack_pages() and finish()
-// on one thread at a time; decode() and read_stacks() of different slices on any threads at
-// once (they read only what survey() prepared, and the constant pools, which load once).
+// and read them again when needed (give_back_stack_pages(), JfrPoolPages); a chunk whose stack
+// traces are in one big pool reads them first, in file order, window by window
+// (plan_stack_windows()).
+// Threading: survey(), stack_ranges(), plan_stack_windows(), route(), resolve(),
+// release_stack_pages(), release_window() and finish() on one thread at a time; decode(),
+// window_refs() and read_stacks() of different slices on any threads at once (they read only
+// what survey() and plan_stack_windows() prepared, and the constant pools, which load once).
 #pragma once
 
 #include "formats/default_init_allocator.h"
@@ -136,6 +139,21 @@ public:
   // before the slice does (JfrPoolPages::release_before); the bytes given back.
   size_t release_stack_pages(size_t s);
 
+  // Reading the stack traces in file order, for a chunk whose stack-trace pool is one range
+  // of at least a quarter of it (async-profiler writes every stack trace in one pool at the
+  // end, read by the events in no order, so that the whole pool would stay resident through
+  // the load), or any chunk when `force`: after survey(), before give_back_stack_pages(), cuts
+  // the entries that samples can reference, in file order, into windows of about `bytes`; the
+  // number of windows, 0 when the chunk is not read so (or has no such entries).
+  size_t plan_stack_windows(size_t bytes, bool force);
+  // Window w's entries as the stack references of a slice without events, for read_stacks()
+  // and resolve(), which then keep every stack trace for the chunk's slices (whose own
+  // references need not be read ahead).
+  void window_refs(size_t w, JfrSliceRefs *refs) const;
+  // After window w resolved: gives back the pages of the windows before it (but the last);
+  // the bytes given back.
+  size_t release_window(size_t w);
+
   // Pass 1: metadata, settings, sample counts and slices of about `slice_bytes` into info().
   // False on corrupt data.
   bool survey(size_t slice_bytes);
@@ -146,9 +164,10 @@ public:
   // into *refs. False (with refs->error) on corrupt data or cancellation.
   bool decode(size_t s, std::vector<JfrColumnRange> &ranges, JfrSliceRefs *refs) const;
   // Pass 2, on any thread, after decode(): the frames of the stack traces that slice number
-  // `slice` claims in *claims (those no earlier slice of the chunk references) read ahead into
-  // *raw for resolve(). The chunk's constant pools are indexed by the first slice that needs
-  // them; when they are corrupt nothing is read and resolve() reports it.
+  // `slice` claims in *claims (those no earlier slice of the chunk references; all of them
+  // without claims, as for a window) read ahead into *raw for resolve(). The chunk's constant
+  // pools are indexed by the first slice that needs them; when they are corrupt nothing is
+  // read and resolve() reports it.
   void read_stacks(const JfrSliceRefs &refs, JfrStackClaims *claims, uint32_t slice,
                    JfrRawStacks *raw);
   // Pass 2, slice after slice in order: the references of a decoded slice resolved into

@@ -97,4 +97,14 @@ bool JfrConstantPools::load(std::string_view data, const JfrChunkHeader &chunk,
   return true;
 }
 
+std::vector<std::pair<size_t, uint64_t>> JfrConstantPools::in_file_order(int cls) const {
+  std::vector<std::pair<size_t, uint64_t>> out;
+  if (const JfrIdMap<size_t> *p = pool(cls)) {
+    out.reserve(p->size());
+    p->for_each([&](uint64_t key, size_t offset) { out.emplace_back(offset, key); });
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 } // namespace hotlines

@@ -10,6 +10,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace hotlines {
@@ -31,6 +32,8 @@ public:
   void prefetch(int cls, uint64_t key) const {
     if (const JfrIdMap<size_t> *p = pool(cls)) p->prefetch(key);
   }
+  // Every entry of class `cls` as (offset, key), in file order.
+  std::vector<std::pair<size_t, uint64_t>> in_file_order(int cls) const;
   size_t entries() const { return entries_; }
   size_t checkpoints() const { return checkpoints_; }
   // Where the entries of class `cls` are, as [begin, end) byte ranges in file order: one for

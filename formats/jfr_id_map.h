@@ -53,6 +53,13 @@ public:
     }
   }
 
+  // f(key, value) for every entry, in no particular order.
+  template <class F> void for_each(F &&f) const {
+    for (const Slot &s : slots_)
+      if (s.key != kEmpty) f(s.key, s.value);
+    if (has_max_) f(kEmpty, max_value_);
+  }
+
   // Room for n keys in all without growing (for a count read from a file, the caller bounds n).
   void reserve(size_t n) {
     size_t cap = slots_.empty() ? 16 : slots_.size();

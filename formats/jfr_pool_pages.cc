@@ -77,9 +77,12 @@ size_t JfrPoolPages::give_back(size_t i) {
   return end - begin;
 }
 
-size_t JfrPoolPages::release_before(size_t offset) {
-  std::unique_lock<std::shared_mutex> lock(mu_, std::try_to_lock);
-  if (!lock.owns_lock()) return 0;
+size_t JfrPoolPages::release_before(size_t offset, bool wait) {
+  std::unique_lock<std::shared_mutex> lock(mu_, std::defer_lock);
+  if (wait)
+    lock.lock();
+  else if (!lock.try_lock())
+    return 0;
   size_t released = 0;
   // The last range behind `offset` stays: events written after a checkpoint still use its
   // stacks (a thread's buffer of events is written after the checkpoint that holds the stacks

@@ -8,7 +8,7 @@
 // (a file that keeps going back costs at most one more read of its pools).
 // Only for a chunk's own buffer of bytes read from a file, which can be read again.
 // Threading: entries are read (ensure()) by any threads at once while they hold a use();
-// release_before() gives nothing back while any use() is held, and returns at once.
+// release_before() gives nothing back while any use() is held, and returns at once (or waits).
 #pragma once
 
 #include "formats/jfr_constant_pool.h"
@@ -51,9 +51,9 @@ public:
   // were given back or not read yet. False when they cannot be (error() says why).
   bool ensure(size_t offset);
   // Gives back the pages of the ranges that end at or before `offset` but the last of them
-  // (and not those given back by an earlier call or read again); nothing when a use() is held.
-  // The bytes given back.
-  size_t release_before(size_t offset);
+  // (and not those given back by an earlier call or read again); nothing when a use() is held,
+  // or with `wait`, once none is. The bytes given back.
+  size_t release_before(size_t offset, bool wait = false);
   // Gives back the pages of every range, those read again too unless kept (tests).
   void release_all();
 

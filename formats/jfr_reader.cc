@@ -133,12 +133,16 @@ struct PlannedEvent {
 };
 
 constexpr size_t kDefaultSliceBytes = size_t{4} << 20;
+// A chunk read from a file of this size or more whose stack traces are one big pool reads them
+// in file order (JfrChunkReader::plan_stack_windows).
+constexpr int64_t kStacksInFileOrderBytes = int64_t{64} << 20;
 // Merged samples (LoadOptions::merge_samples) of stack and source keys below this share rows:
 // 4 MiB of sums at most.
 constexpr uint64_t kDefaultMergedKeys = uint64_t{1} << 18;
 
 struct SliceWork {
-  size_t chunk = 0, index = 0;        // info.slices[index] of chunks[chunk]
+  size_t chunk = 0, index = 0;        // info.slices[index] of chunks[chunk], or its window
+  bool window = false;                // a window of the chunk's stack traces, without events
   std::vector<JfrEventColumns> raw;   // the slice's samples, by event index, until appended
   std::vector<JfrColumnRange> ranges; // into `raw`, by event index
   std::string error;
@@ -162,7 +166,10 @@ struct ChunkWork {
   // The stack-trace pools that pass 2 leaves unread (JfrSource::acquire's `skip`).
   std::vector<JfrConstantPools::Range> skip;
   size_t first_slice = 0; // index into JfrRead::slices
-  bool split = false;     // cpu and wall both as jdk.ExecutionSample (PlannedEvent::wall)
+  // Windows of stack traces read in file order before the chunk's slices (plan_stack_windows):
+  // the slices then read none ahead.
+  size_t windows = 0;
+  bool split = false; // cpu and wall both as jdk.ExecutionSample (PlannedEvent::wall)
 };
 
 // The event shown when the user picks none: the first of `name(0..n)` in order of preference.
@@ -207,8 +214,21 @@ struct JfrRead {
 
   // Pass 1, on a worker: what chunk i holds.
   void survey_chunk(size_t i);
-  // The slices of every chunk, in file order.
+  // The slices of every chunk, in file order, after the windows of its stack traces when it
+  // reads them in file order (plan_windows).
   void plan_slices();
+  // Whether chunk i may read its stack traces in file order (JfrChunkReader::
+  // plan_stack_windows): a big chunk of a file, whose pages can be given back behind the
+  // windows, or any with LoadOptions::jfr_stacks_in_file_order.
+  bool may_read_stacks_in_file_order(size_t i) const {
+    return options.jfr_stacks_in_file_order ||
+           (source.rereads() && list.chunks[i].size >= kStacksInFileOrderBytes);
+  }
+  // After the routes: chunk i's windows, when it reads its stack traces in file order.
+  void plan_windows(size_t i);
+  size_t slice_bytes() const {
+    return options.jfr_slice_bytes ? options.jfr_slice_bytes : kDefaultSliceBytes;
+  }
   // Whether chunk i failed; if so, `failure` says how.
   bool chunk_failed(size_t i);
   // Product events in order of first appearance, and which event each chunk's types feed.
@@ -292,15 +312,17 @@ void JfrRead::survey_chunk(size_t i) {
     }
     c.reader = std::make_unique<JfrChunkReader>(c.bytes.bytes, list.chunks[i], start, options,
                                                 &metadata_cache);
-    if (!c.reader->survey(options.jfr_slice_bytes ? options.jfr_slice_bytes : kDefaultSliceBytes)) {
+    if (!c.reader->survey(slice_bytes())) {
       c.error = c.reader->error();
       c.error_offset = c.reader->error_offset();
     }
     c.info = c.reader->info();
+    // The pools indexed while the bytes are held, for plan_windows().
+    if (c.error.empty() && may_read_stacks_in_file_order(i)) c.reader->stack_ranges();
     // A file of several chunks is read again chunk by chunk in pass 2, into reused buffers;
     // one chunk alone keeps its bytes. A chunk held alone is read again without the pages of
     // its stack-trace pools (on deep-stack recordings most of its bytes), which are read as
-    // slices need them.
+    // slices need them (unless plan_windows() reads them in file order).
     if (source.rereads() && n > 1) {
       if (c.error.empty() && held_alone(i)) c.skip = c.reader->stack_ranges();
       source.release(list.chunks[i], &c.bytes, false);
@@ -418,9 +440,33 @@ void JfrRead::select_event() {
   }
 }
 
+void JfrRead::plan_windows(size_t i) {
+  ChunkWork &c = chunks[i];
+  if (!c.error.empty() || !may_read_stacks_in_file_order(i)) return;
+  // Windows resolve every stack trace of the chunk, those of the events left out too
+  // (only_event): worth it when the events loaded hold at least half of its samples.
+  int64_t loaded = 0, all = 0;
+  for (const JfrChunkInfo::SampleType &t : c.info.sample_types) {
+    all += t.count;
+    for (const JfrRoute &r : c.routes)
+      if (r.type == t.type) loaded += t.count;
+  }
+  if (!options.jfr_stacks_in_file_order && loaded * 2 < all) return;
+  // Each window reads ahead every frame of the chunk anew: windows of 4 slices' bytes.
+  c.windows = c.reader->plan_stack_windows(4 * slice_bytes(), options.jfr_stacks_in_file_order);
+  if (c.windows > 0) c.skip = {}; // pages between two windows are in neither: read them all
+}
+
 void JfrRead::plan_slices() {
   for (size_t i = 0; i < n; i++) {
+    plan_windows(i);
     chunks[i].first_slice = slices.size();
+    for (size_t w = 0; w < chunks[i].windows; w++) {
+      slices.emplace_back();
+      slices.back().chunk = i;
+      slices.back().index = w;
+      slices.back().window = true;
+    }
     for (size_t k = 0; k < chunks[i].info.slices.size(); k++) {
       slices.emplace_back();
       slices.back().chunk = i;
@@ -432,8 +478,9 @@ void JfrRead::plan_slices() {
 void JfrRead::plan_ranges() {
   for (SliceWork &sw : slices) {
     const ChunkWork &c = chunks[sw.chunk];
-    const JfrSlice &sl = c.info.slices[sw.index];
     sw.ranges.resize(events.size());
+    if (sw.window) continue;
+    const JfrSlice &sl = c.info.slices[sw.index];
     for (const JfrRoute &r : c.routes)
       for (size_t t = 0; t < c.info.sample_types.size(); t++)
         if (c.info.sample_types[t].type == r.type)
@@ -489,7 +536,12 @@ void JfrRead::read_slice(size_t k) {
   JfrRawStacks raw = take_spare(spare_stacks);
   bool decoded = false;
   try {
-    if (chunk_bytes(sw.chunk, &refs.error)) {
+    const bool held = chunk_bytes(sw.chunk, &refs.error);
+    if (held && sw.window) {
+      c.reader->window_refs(sw.index, &refs); // windows do not overlap: nothing to claim
+      c.reader->read_stacks(refs, nullptr, static_cast<uint32_t>(k), &raw);
+      decoded = true;
+    } else if (held) {
       sw.raw = take_spare(spare_columns);
       sw.raw.resize(events.size());
       for (size_t e = 0; e < events.size(); e++) {
@@ -516,7 +568,11 @@ void JfrRead::read_slice(size_t k) {
         sw.ranges[e].columns = &raw;
       }
       decoded = c.reader->decode(sw.index, sw.ranges, &refs);
-      if (decoded) c.reader->read_stacks(refs, c.claims.get(), static_cast<uint32_t>(k), &raw);
+      // After windows, every stack trace the slice references is resolved already.
+      if (decoded && c.windows > 0)
+        raw.stacks.clear();
+      else if (decoded)
+        c.reader->read_stacks(refs, c.claims.get(), static_cast<uint32_t>(k), &raw);
     } else if (!options.cancelled()) {
       refs.error_offset = static_cast<int64_t>(list.chunks[sw.chunk].offset);
     }
@@ -539,6 +595,8 @@ void JfrRead::read_slice(size_t k) {
       if (!c.reader->resolve(refs, raw, out, sw.ranges)) {
         c.error = c.reader->error();
         c.error_offset = c.reader->error_offset();
+      } else if (sw.window) {
+        c.reader->release_window(sw.index);
       } else if (sw.index + 1 < c.info.slices.size()) {
         // A page given back costs a fault and a zeroing if it is read again: worth it once the
         // stack tree built so far takes a quarter of the chunk's bytes (deep stacks), not for
@@ -699,6 +757,7 @@ bool JfrRead::merge_slice(size_t k) {
     return false;
   }
   if (chunk_failed(i)) return false;
+  if (sw.window) return true; // no samples
   for (size_t e = 0; e < events.size(); e++) {
     const JfrEventColumns &raw = sw.raw[e];
     const size_t n = sw.ranges[e].written;

@@ -70,6 +70,11 @@ struct LoadOptions {
   // them are done: tests make every stack and new frame be read from the file again; the
   // profile is the same.
   bool jfr_reread_stack_pools = false;
+  // Every JFR chunk's stack traces are read first, in file order, in windows of 4 slices' bytes
+  // (JfrChunkReader::plan_stack_windows), not only a big chunk's whose stack traces are one
+  // big pool: tests read every fixture so; the views are the same (the stacks' ids are in
+  // another order, and stacks that no sample references are in the tree).
+  bool jfr_stacks_in_file_order = false;
   // The caller owns the input bytes, will not read them again, and lets the reader give their
   // memory back to the system as it finishes with them (a JFR chunk once it is read), so a
   // big file's pages do not stay resident beside the profile. The bytes must be writable

@@ -18,6 +18,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     options.sample_threads = options.sample_times = false;
     options.merge_samples = true;
   }
+  // Stack traces read first, in file order, in windows (a big one-pool chunk's way) now and
+  // then, with small slices so that a pool makes several windows.
+  if (size % 7 < 2) {
+    options.jfr_stacks_in_file_order = true;
+    options.jfr_slice_bytes = 256;
+  }
   hotlines::LoadResult r = hotlines::read_jfr(bytes, options);
   if (r.ok()) {
     const std::string problem = r.profile->check_valid();

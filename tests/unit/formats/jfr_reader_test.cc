@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <map>
 
@@ -123,6 +124,65 @@ TEST_P(JfrFixture, SameProfileReadChunkByChunkFromTheFile) {
       expect_identical(*whole.profile, *file.profile);
       EXPECT_EQ(file.profile->metadata.chunks, whole.profile->metadata.chunks);
       EXPECT_EQ(file.profile->metadata.warnings.size(), whole.profile->metadata.warnings.size());
+    }
+}
+
+// Per "event|thread|time|frames" (frames by function, line and kind), its rows, count and value:
+// a profile's samples, whatever ids its stacks have.
+std::map<std::string, std::array<int64_t, 3>> samples_by_path(const Profile &p) {
+  std::map<std::string, std::array<int64_t, 3>> out;
+  for (const Event &e : p.events) {
+    const SampleColumns &c = e.samples;
+    for (size_t i = 0; i < c.size(); i++) {
+      std::string key = std::string(p.str(e.name)) + "|" +
+                        std::string(p.str(p.threads[c.thread_at(i)].name)) + "|" +
+                        std::to_string(c.time_at(i)) + "|";
+      if (c.stack_at(i) != kNoStack)
+        for (FrameId f : p.frames_of(c.stack_at(i))) {
+          const Frame &fr = p.frames[f];
+          key += std::string(p.str(p.functions[fr.function].name)) + ":" + std::to_string(fr.line) +
+                 ":" + std::to_string(static_cast<int>(fr.kind)) + ";";
+        }
+      std::array<int64_t, 3> &row = out[key];
+      row[0]++;
+      row[1] += c.count_at(i);
+      row[2] += c.value_at(i);
+    }
+  }
+  return out;
+}
+
+// Stack traces read first, in file order, window by window (LoadOptions::
+// jfr_stacks_in_file_order; what a big chunk of one stack pool does), from bytes in memory and
+// from the file, whose windows' pages are given back behind them (and before every read): the
+// same samples on the same stacks, the same views, the same warnings; the stacks' ids differ.
+TEST_P(JfrFixture, SameSamplesWithStackTracesReadInFileOrder) {
+  std::string bytes = plain_bytes(GetParam());
+  LoadResult whole = load(bytes, 1);
+  ASSERT_TRUE(whole.ok());
+  const auto want = samples_by_path(*whole.profile);
+  const Aggregate want_views = model_aggregate(*whole.profile);
+  TempDir dir;
+  const std::string path = dir.file("plain.jfr");
+  write_file(path, bytes);
+  for (unsigned threads : {1u, 2u})
+    for (int from : {0, 1, 2}) { // bytes in memory; the file; the file, every read a reread
+      SCOPED_TRACE(std::to_string(threads) + " threads, from " + std::to_string(from));
+      LoadOptions o;
+      o.threads = threads;
+      o.jfr_stacks_in_file_order = true;
+      o.jfr_slice_bytes = 1000; // windows of 4,000 bytes: many of each pool
+      o.jfr_held_bytes = from == 1 ? 1 : 0;
+      o.jfr_reread_stack_pools = from == 2;
+      LoadResult r = from == 0 ? read_jfr(bytes, o) : load_profile_file(path, o);
+      ASSERT_TRUE(r.ok()) << r.describe();
+      EXPECT_TRUE(samples_by_path(*r.profile) == want);
+      EXPECT_TRUE(expect_same_aggregate(want_views, model_aggregate(*r.profile), GetParam()));
+      EXPECT_GE(r.profile->stack_count(), whole.profile->stack_count());
+      // The stacks come in the pools' order, not in that of the samples' first references (on
+      // every fixture the two differ): the windows made them.
+      EXPECT_NE(r.profile->stack_frame, whole.profile->stack_frame);
+      EXPECT_EQ(r.profile->metadata.warnings.size(), whole.profile->metadata.warnings.size());
     }
 }
 
