@@ -13,6 +13,7 @@
 #include "formats/jfr_metadata.h"
 #include "formats/jfr_metadata_cache.h"
 #include "formats/jfr_resolver.h"
+#include "formats/jfr_unread_bytes.h"
 
 #include <algorithm>
 #include <charconv>
@@ -165,6 +166,10 @@ struct JfrChunkReader::Impl {
   JfrPoolPages::Reread reread;
   bool reread_always = false;
   bool pools_unread = false; // the attached bytes lack the stack-trace pools' whole pages
+  // Set by read_later(): bytes not read yet, read as the pools are indexed, which gives back
+  // the stack-trace pools' pages behind it (stack_pages_out) for `pages` to read again.
+  std::unique_ptr<JfrUnreadBytes> unread;
+  bool stack_pages_out = false;
   std::once_flag pages_once;
   std::unique_ptr<JfrPoolPages> pages;
 
@@ -200,8 +205,15 @@ struct JfrChunkReader::Impl {
   }
 
   bool load_pools() {
-    std::call_once(pools_once,
-                   [&] { pools_ok = pools.load(data, chunk, *dec, &error, &error_offset); });
+    std::call_once(pools_once, [&] {
+      std::vector<char> give_back;
+      if (unread) {
+        give_back.assign(md->classes.size(), 0);
+        for (int cls : stack_classes()) give_back[static_cast<size_t>(cls)] = 1;
+      }
+      pools_ok = pools.load(data, chunk, *dec, &error, &error_offset, unread.get(), give_back);
+      stack_pages_out = unread && unread->given_back() > 0;
+    });
     return pools_ok;
   }
 
@@ -260,7 +272,34 @@ struct JfrChunkReader::Impl {
         if (b < e) window_ranges.push_back(JfrConstantPools::Range{b, e});
       }
     }
+    if (stack_pages_out && !read_between_windows(ranges)) {
+      in_order.clear();
+      window_first.clear();
+      window_ranges.clear();
+      return 0; // the pools' pages are read whole when needed
+    }
     return window_first.size() - 1;
+  }
+
+  // With the stack-trace pools' pages given back as they were indexed, reads again those that
+  // are in no window's whole pages (where one window ends and the next begins), which no
+  // window reads: false when the file cannot be read.
+  bool read_between_windows(const std::vector<JfrConstantPools::Range> &ranges) {
+    std::string err;
+    size_t w = 0;
+    for (const JfrConstantPools::Range &r : ranges) {
+      size_t at, end;
+      JfrPoolPages::whole_pages(data.data(), data.size(), r, &at, &end);
+      for (; w < window_ranges.size() && window_ranges[w].begin < r.end; w++) {
+        size_t b, e;
+        JfrPoolPages::whole_pages(data.data(), data.size(), window_ranges[w], &b, &e);
+        if (b == e) continue;
+        if (at < b && !unread->ensure(at, b, &err, false)) return false;
+        at = std::max(at, e);
+      }
+      if (at < end && !unread->ensure(at, end, &err, false)) return false;
+    }
+    return true;
   }
 
   // Where window w's bytes end: at the next window's first entry, or the chunk's end.
@@ -969,6 +1008,8 @@ struct JfrChunkReader::Impl {
 
   void attach(std::string_view bytes) {
     data = bytes;
+    unread.reset();
+    stack_pages_out = false;
     if (res) res->rebase(bytes);
   }
 };
@@ -992,9 +1033,15 @@ void JfrChunkReader::attach(std::string_view chunk_bytes) {
 std::vector<JfrConstantPools::Range> JfrChunkReader::stack_ranges() {
   return impl_->stack_ranges();
 }
+void JfrChunkReader::read_later(const std::vector<JfrConstantPools::Range> &skipped,
+                                JfrPoolPages::Reread reread, size_t ahead) {
+  impl_->unread =
+      std::make_unique<JfrUnreadBytes>(const_cast<char *>(impl_->data.data()), impl_->data.size(),
+                                       skipped, std::move(reread), ahead);
+}
 void JfrChunkReader::give_back_stack_pages(JfrPoolPages::Reread reread, bool unread, bool always) {
   impl_->reread = std::move(reread);
-  impl_->pools_unread = unread;
+  impl_->pools_unread = unread || impl_->stack_pages_out;
   impl_->reread_always = always;
 }
 size_t JfrChunkReader::plan_stack_windows(size_t bytes, bool force) {

@@ -124,6 +124,12 @@ public:
   // once between survey() and decode().
   void attach(std::string_view chunk_bytes);
 
+  // Before survey(): the bytes attached were read from a file without the whole pages of
+  // `skipped` (JfrSource::acquire's `skip`: a big checkpoint), which `reread` reads, `ahead`
+  // bytes at a time at least, as the pools are indexed; the stack-trace pools' pages are given
+  // back behind, for give_back_stack_pages() to read again when needed (which must follow).
+  void read_later(const std::vector<JfrConstantPools::Range> &skipped, JfrPoolPages::Reread reread,
+                  size_t ahead);
   // After survey(): where the entries of the stack-trace pools that samples reference are
   // (chunk offsets, in order), indexing the pools now; none when they are corrupt (resolve()
   // reports it). For a chunk acquired again without them (JfrSource::acquire's `skip`).

@@ -4,13 +4,23 @@
 // of (key, value).
 #include "formats/jfr_constant_pool.h"
 
+#include "formats/jfr_unread_bytes.h"
+
 #include <algorithm>
 #include <unordered_set>
 
 namespace hotlines {
 
+namespace {
+
+// The most bytes of a checkpoint event's header, or of a pool's: five or six integers.
+constexpr size_t kHeaderBytes = 64;
+
+} // namespace
+
 bool JfrConstantPools::load(std::string_view data, const JfrChunkHeader &chunk,
-                            const JfrDecoder &decoder, std::string *error, int64_t *error_offset) {
+                            const JfrDecoder &decoder, std::string *error, int64_t *error_offset,
+                            JfrUnreadBytes *unread, const std::vector<char> &give_back) {
   pools_.assign(decoder.metadata().classes.size(), {});
   ranges_.assign(decoder.metadata().classes.size(), {});
   entries_ = 0;
@@ -23,6 +33,11 @@ bool JfrConstantPools::load(std::string_view data, const JfrChunkHeader &chunk,
     *error_offset = at;
     return false;
   };
+  // The bytes [begin, end) of the chunk in memory, before they are read.
+  std::string read_error;
+  auto ensure = [&](size_t begin, size_t end) {
+    return !unread || unread->ensure(begin, std::min(end, chunk.end()), &read_error, false);
+  };
 
   // The chain, newest first.
   std::vector<std::pair<size_t, size_t>> chain; // (offset, size)
@@ -31,6 +46,7 @@ bool JfrConstantPools::load(std::string_view data, const JfrChunkHeader &chunk,
   for (;;) {
     if (!seen.insert(pos).second)
       return bad("JFR checkpoint chain loops", static_cast<int64_t>(pos));
+    if (!ensure(pos, pos + kHeaderBytes)) return bad(read_error, static_cast<int64_t>(pos));
     JfrInput in(data, body, chunk.end(), compressed);
     in.seek(pos);
     int64_t size = in.i32();
@@ -57,6 +73,7 @@ bool JfrConstantPools::load(std::string_view data, const JfrChunkHeader &chunk,
   std::sort(chain.begin(), chain.end());
   const JfrMetadata &md = decoder.metadata();
   for (const auto &[at, size] : chain) {
+    if (!ensure(at, at + kHeaderBytes)) return bad(read_error, static_cast<int64_t>(at));
     JfrInput in(data, body, chunk.end(), compressed);
     JfrInput ev = in.sub(at, size);
     ev.i32();
@@ -68,6 +85,8 @@ bool JfrConstantPools::load(std::string_view data, const JfrChunkHeader &chunk,
     uint32_t pools = ev.count(2);
     for (uint32_t p = 0; p < pools && ev.ok(); p++) {
       size_t type_at = ev.pos();
+      if (!ensure(type_at, type_at + kHeaderBytes))
+        return bad(read_error, static_cast<int64_t>(type_at));
       int64_t type_id = ev.i64();
       uint32_t n = ev.count(1);
       if (!ev.ok()) break;
@@ -81,12 +100,41 @@ bool JfrConstantPools::load(std::string_view data, const JfrChunkHeader &chunk,
       // 16 bytes an entry: for a corrupt count, slots of at most about 3 times those bytes.
       pool.reserve(pool.size() + std::min<size_t>(n, ev.remaining() / 16));
       const size_t first = ev.pos();
+      const bool giving_back = unread && static_cast<size_t>(cls) < give_back.size() &&
+                               give_back[static_cast<size_t>(cls)];
+      // Entries are read within the bytes in memory; one that runs past them is read again
+      // once the next piece is.
+      size_t limit = unread ? unread->readable_end(first, ev.end()) : ev.end();
       for (uint32_t e = 0; e < n && ev.ok(); e++) {
-        uint64_t key = static_cast<uint64_t>(ev.i64());
-        pool.insert(key, ev.pos());
-        decoder.skip_pool_value(cls, ev);
+        const size_t entry = ev.pos();
+        for (;;) {
+          if (entry >= limit && limit < ev.end()) {
+            if (!unread->ensure(entry, entry + 1, &read_error))
+              return bad(read_error, static_cast<int64_t>(entry));
+            limit = unread->readable_end(entry, ev.end());
+          }
+          JfrInput in = ev.sub(entry, limit - entry);
+          const uint64_t key = static_cast<uint64_t>(in.i64());
+          const size_t value = in.pos();
+          decoder.skip_pool_value(cls, in);
+          if (in.ok()) {
+            pool.insert(key, value);
+            ev.seek(in.pos());
+            break;
+          }
+          if (limit == ev.end()) {
+            ev.fail_at(in.fail_offset());
+            break;
+          }
+          // The entry runs past the bytes in memory: the next piece, and the entry again.
+          if (!unread->ensure(limit, limit + 1, &read_error))
+            return bad(read_error, static_cast<int64_t>(limit));
+          limit = unread->readable_end(entry, ev.end());
+          if (giving_back) unread->give_back(first, entry); // the pool's pages behind
+        }
         entries_++;
       }
+      if (giving_back) unread->give_back(first, ev.pos());
       if (!ev.ok())
         return bad("corrupt JFR constant pool " + md.classes[cls].name, ev.fail_offset());
       if (n > 0) ranges_[cls].push_back(Range{first, ev.pos()});

@@ -15,12 +15,17 @@
 
 namespace hotlines {
 
+class JfrUnreadBytes;
+
 class JfrConstantPools {
 public:
   // Walks the checkpoint chain of the chunk and indexes every entry. On corrupt data returns
-  // false with *error and *error_offset.
+  // false with *error and *error_offset. With `unread`, bytes of `data` not read yet are read
+  // as the walk reaches them, and the pages of the pools of the classes marked in `give_back`
+  // (by class index) are given back behind it.
   bool load(std::string_view data, const JfrChunkHeader &chunk, const JfrDecoder &decoder,
-            std::string *error, int64_t *error_offset);
+            std::string *error, int64_t *error_offset, JfrUnreadBytes *unread = nullptr,
+            const std::vector<char> &give_back = {});
 
   // Offset of the value of entry `key` in the pool of class `cls`, or 0 when there is none.
   size_t find(int cls, uint64_t key) const {

@@ -75,6 +75,11 @@ struct LoadOptions {
   // big pool: tests read every fixture so; the views are the same (the stacks' ids are in
   // another order, and stacks that no sample references are in the tree).
   bool jfr_stacks_in_file_order = false;
+  // Every JFR chunk read from a file is read without its last checkpoint, which is read piece
+  // by piece (of jfr_slice_bytes) as its pools are indexed, the pages of its stack-trace pools
+  // given back behind and read again when needed, not only a big chunk's whose checkpoint is
+  // a quarter of it or more: tests read every fixture so; the profile is the same.
+  bool jfr_read_checkpoints_later = false;
   // The caller owns the input bytes, will not read them again, and lets the reader give their
   // memory back to the system as it finishes with them (a JFR chunk once it is read), so a
   // big file's pages do not stay resident beside the profile. The bytes must be writable

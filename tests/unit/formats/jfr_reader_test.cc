@@ -186,6 +186,40 @@ TEST_P(JfrFixture, SameSamplesWithStackTracesReadInFileOrder) {
     }
 }
 
+// A chunk read from the file without its last checkpoint, which is read piece by piece as its
+// pools are indexed, the stack-trace pool's pages given back behind and read again when needed
+// (LoadOptions::jfr_read_checkpoints_later; what a big async-profiler chunk does): the same
+// profile, with stacks read for each slice, or read first in file order window by window (the
+// same samples then), from a chunk held from its survey to its last slice or read again.
+TEST_P(JfrFixture, SameProfileWithCheckpointsReadAsThePoolsAreIndexed) {
+  std::string bytes = plain_bytes(GetParam());
+  LoadResult whole = load(bytes, 1);
+  ASSERT_TRUE(whole.ok());
+  const auto want = samples_by_path(*whole.profile);
+  TempDir dir;
+  const std::string path = dir.file("plain.jfr");
+  write_file(path, bytes);
+  for (unsigned threads : {1u, 2u})
+    for (bool windows : {false, true})
+      for (size_t held : {size_t{0}, size_t{1}}) { // 1: held alone, read again in pass 2
+        SCOPED_TRACE(std::to_string(threads) + " threads, windows " + std::to_string(windows) +
+                     ", held limit " + std::to_string(held));
+        LoadOptions o;
+        o.threads = threads;
+        o.jfr_read_checkpoints_later = true;
+        o.jfr_stacks_in_file_order = windows;
+        o.jfr_slice_bytes = 1000; // pieces of 1,000 bytes: many entries run past one
+        o.jfr_held_bytes = held;
+        LoadResult r = load_profile_file(path, o);
+        ASSERT_TRUE(r.ok()) << r.describe();
+        if (windows)
+          EXPECT_TRUE(samples_by_path(*r.profile) == want);
+        else
+          expect_identical(*whole.profile, *r.profile);
+        EXPECT_EQ(r.profile->metadata.warnings.size(), whole.profile->metadata.warnings.size());
+      }
+}
+
 // LoadOptions::only_event: the one event, exactly as in a full load; "" is the default event;
 // an event the file lacks loads them all.
 TEST_P(JfrFixture, OnlyEventLoadsThatEventExactly) {
