@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <new>
 #include <type_traits>
 #include <utility>
@@ -78,14 +79,25 @@ private:
     std::swap(capacity_, o.capacity_);
     std::swap(bytes_, o.bytes_);
   }
-  // Doubles the mapping (16 pages at first).
+  // Doubles the mapping (16 pages at first). mremap moves no bytes, but only a mapping that is
+  // one VMA: huge pages are advised for the whole mapping, never a part (advise_huge's whole 2
+  // MiB pages inside it split a column whose start is not 2 MiB aligned in three, and the next
+  // mremap failed: a load's bad_alloc at 2^20 stack nodes, now and then). Should the mapping be
+  // split anyway, the column is copied to a new one.
   void grow() {
     const size_t bytes = bytes_ ? bytes_ * 2 : 16 * kPage;
-    void *p =
-        data_ ? mremap(data_, bytes_, bytes, MREMAP_MAYMOVE)
-              : mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw std::bad_alloc();
-    advise_huge(p, bytes);
+    void *p = data_ ? mremap(data_, bytes_, bytes, MREMAP_MAYMOVE) : MAP_FAILED;
+    if (p == MAP_FAILED) {
+      p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (p == MAP_FAILED) throw std::bad_alloc();
+      if (data_) {
+        std::memcpy(p, data_, size_ * sizeof(T));
+        munmap(data_, bytes_);
+      }
+    }
+#ifdef MADV_HUGEPAGE
+    madvise(p, bytes, MADV_HUGEPAGE);
+#endif
     data_ = static_cast<T *>(p);
     bytes_ = bytes;
     capacity_ = bytes / sizeof(T);

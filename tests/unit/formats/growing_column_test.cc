@@ -1,11 +1,15 @@
 // GrowingColumn: appends across many growths read back in order, take() hands over exactly
-// what was appended (capacity included) and empties the column, and a moved column keeps its
-// elements.
+// what was appended (capacity included) and empties the column, a moved column keeps its
+// elements, and a column whose mapping was split (where mremap cannot grow it) still grows.
 #include "formats/growing_column.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <fstream>
+#include <string>
+
+#include <sys/mman.h>
 
 namespace hotlines {
 namespace {
@@ -41,6 +45,37 @@ TEST(GrowingColumn, AMovedColumnKeepsItsElements) {
   std::vector<uint64_t> v = c.take();
   EXPECT_EQ(v[99999], 99999ull * 99999ull);
   EXPECT_EQ(b.take(), std::vector<uint64_t>{5});
+}
+
+// How many of the process's mappings (VMAs) hold a byte of [at, at + bytes).
+int mappings_over(const void *at, size_t bytes) {
+  const uintptr_t lo = reinterpret_cast<uintptr_t>(at), hi = lo + bytes;
+  std::ifstream maps("/proc/self/maps");
+  int n = 0;
+  for (std::string line; std::getline(maps, line);) {
+    const uintptr_t b = std::stoull(line, nullptr, 16),
+                    e = std::stoull(line.substr(line.find('-') + 1), nullptr, 16);
+    n += b < hi && e > lo;
+  }
+  return n;
+}
+
+// A madvise over part of a mapping splits it (advise_huge on an unaligned column did): mremap
+// then fails, and the column grows by a copy instead of throwing bad_alloc.
+TEST(GrowingColumn, GrowsWhenItsMappingIsSplit) {
+  constexpr size_t kFull = size_t{1} << 20; // 4 MiB of 4-byte elements: the next append grows it
+  for (int advice : {MADV_NOHUGEPAGE, MADV_RANDOM}) {
+    GrowingColumn<uint32_t> c;
+    for (size_t i = 0; i < kFull; i++) c.push_back(static_cast<uint32_t>(i * 2654435761u));
+    char *at = reinterpret_cast<char *>(&c[0]);
+    ASSERT_EQ(madvise(at + 16 * 4096, 4096, advice), 0);
+    for (size_t i = kFull; i < 3 * kFull; i++) c.push_back(static_cast<uint32_t>(i * 2654435761u));
+    ASSERT_EQ(c.size(), 3 * kFull);
+    for (size_t i = 0; i < c.size(); i++)
+      ASSERT_EQ(c[i], static_cast<uint32_t>(i * 2654435761u)) << i;
+    // Its new mapping is advised whole: one mapping, which mremap grows again.
+    EXPECT_EQ(mappings_over(&c[0], c.size() * sizeof(uint32_t)), 1);
+  }
 }
 
 } // namespace
