@@ -123,15 +123,20 @@ std::map<int32_t, int64_t> leaf_lines(const Profile &p, const std::string &file)
   return out;
 }
 
-int32_t hottest(const std::map<int32_t, int64_t> &lines) {
-  int32_t best = -1;
-  int64_t most = 0;
-  for (auto [line, n] : lines)
-    if (n > most) best = line, most = n;
-  return best;
+// Whether spin's loop (lines 4 and 5 of `program`) holds at least 90% of the samples, its body
+// (line 5) more than `body` of them. Which of the two is hotter depends on the CPU: on some,
+// the samples of the division land as much on the increment after it.
+testing::AssertionResult loop_is_hot(const std::map<int32_t, int64_t> &lines, int64_t body) {
+  int64_t all = 0, loop = 0;
+  for (auto [line, n] : lines) all += n, loop += line == 4 || line == 5 ? n : 0;
+  const auto body_n = lines.count(5) ? lines.at(5) : 0;
+  if (loop * 10 >= all * 9 && body_n > body) return testing::AssertionSuccess();
+  std::string said;
+  for (auto [line, n] : lines) said += " line " + std::to_string(line) + ": " + std::to_string(n);
+  return testing::AssertionFailure() << "samples by line:" << said;
 }
 
-// spin's loop is line 5.
+// spin's loop is lines 4 (its test and increment) and 5 (its body).
 const std::string program =
     "#include <cstdio>\n"
     "__attribute__((noinline)) double spin(long n) {\n"
@@ -163,8 +168,7 @@ TEST_F(PerfData, LinesWithoutDebugAranges) {
   LoadResult r = load_profile_file(dir_ + "/perf.data");
   ASSERT_TRUE(r.ok()) << r.describe();
   std::map<int32_t, int64_t> lines = leaf_lines(*r.profile, dir_ + "/hot.cc");
-  EXPECT_EQ(hottest(lines), 5);
-  EXPECT_GT(lines[5], 100);
+  EXPECT_TRUE(loop_is_hot(lines, 50));
 }
 
 // hot.cc rebuilt has three lines more at the top (its loop on line 8). Recorded with perf's
@@ -184,7 +188,7 @@ TEST_F(PerfData, RebuiltBinaryLinesComeFromTheBuildIdCacheOrNone) {
   setenv("PERF_BUILDID_DIR", (dir_ + "/cache").c_str(), 1);
   LoadResult before = load_profile_file(dir_ + "/cached.data");
   ASSERT_TRUE(before.ok()) << before.describe();
-  EXPECT_EQ(hottest(leaf_lines(*before.profile, hot_cc)), 5);
+  EXPECT_TRUE(loop_is_hot(leaf_lines(*before.profile, hot_cc), 50));
 
   { std::ofstream(dir_ + "/hot.cc") << "\n\n\n" << program; }
   out = run_command("cd " + dir_ + " && " + build_hot, &status);
