@@ -5,84 +5,203 @@
 #include "formats/huge_pages.h"
 #include "server/engine/parallel.h"
 
+#include <algorithm>
+#include <memory>
+
 namespace hotlines {
 
-// In preorder (children in id order) the path to a node is a stack: entering a node pops the
-// nodes that are not its ancestors. The preorder comes from subtree sizes in two passes over
-// the nodes in id order, so nothing walks the tree by pointers and nothing recurses. It is the
-// costly part on a big tree, so every map's flags come from one preorder. The pass over the
-// preorder splits it between the threads: each thread starts its range from the path above
-// its first node.
+namespace {
+
+// The tree as chains: a chain starts at a node whose parent is not the node before it and runs
+// over the nodes after it that are (a new path's nodes are made one after another: a deep
+// tree has few chains, deep-stacks-ap.jfr one per 22 nodes). The scratch of first_on_path is
+// per chain, not per node.
+struct Chains {
+  std::vector<uint32_t> starts;      // chain c is the nodes [starts[c], starts[c + 1])
+  std::vector<uint64_t> below;       // parent << 32 | chain, of each chain with a parent, sorted
+  std::vector<uint32_t> first_below; // chain c's nodes are the parents of below[fb[c], fb[c+1])
+  std::vector<uint32_t> order;       // the chains in the order the walk enters them
+
+  explicit Chains(const StackTree &tree) {
+    const uint32_t n = static_cast<uint32_t>(tree.size());
+    for (uint32_t i = 0; i < n; i++) {
+      const uint32_t parent = tree.parent(i);
+      if (i > 0 && parent == i - 1) continue;
+      if (parent != kNoNode) below.push_back(uint64_t{parent} << 32 | starts.size());
+      starts.push_back(i);
+    }
+    std::sort(below.begin(), below.end());
+    const size_t chains = starts.size();
+    starts.push_back(n);
+    first_below.resize(chains + 1);
+    for (size_t c = 0, at = 0; c <= chains; c++) {
+      while (at < below.size() && (below[at] >> 32) < starts[c]) at++;
+      first_below[c] = static_cast<uint32_t>(at);
+    }
+    // The walk's order from the chains alone: roots in id order, each chain followed by the
+    // chains below it, by the node they hang below.
+    order.reserve(chains);
+    std::vector<std::pair<uint32_t, uint32_t>> stack; // chain, its next below
+    for (uint32_t root = 0; root < chains; root++) {
+      if (tree.parent(starts[root]) != kNoNode) continue;
+      order.push_back(root);
+      stack.emplace_back(root, first_below[root]);
+      while (!stack.empty()) {
+        auto &[chain, next] = stack.back();
+        if (next < first_below[chain + 1]) {
+          const uint32_t c = static_cast<uint32_t>(below[next++]);
+          order.push_back(c);
+          stack.emplace_back(c, first_below[c]);
+        } else {
+          stack.pop_back();
+        }
+      }
+    }
+  }
+  size_t size() const { return order.size(); }
+  uint32_t chain_of(uint32_t node) const {
+    return static_cast<uint32_t>(std::upper_bound(starts.begin(), starts.end() - 1, node) -
+                                 starts.begin() - 1);
+  }
+};
+
+// One thread's part of first_on_path: the walk in preorder over the chains order[begin, end)
+// (and the nodes of their subtrees' chains in that range), with the current path (nodes, root
+// first) as a stack and, per map and key, its occurrences on it. The walk goes down a chain
+// node by node and, at each node, first into the chains below it, so each node is pushed and
+// popped once and a chain's nodes are read in order. A part owns the nodes of the chains it
+// enters. One that starts inside the tree first pushes the path above its first chain and
+// walks on down the chains of that path without setting their flags (an earlier part's); one
+// that ends inside it walks on down the chains it is in without entering any chain below.
+class ChainWalk {
+public:
+  ChainWalk(const StackTree &tree, std::span<const KeyMap *const> maps, const Chains &chains)
+      : tree_(tree), maps_(maps), c_(chains), active_(maps.size()) {
+    for (size_t k = 0; k < maps.size(); k++) {
+      active_[k].assign(maps[k]->count, 0);
+      flags_.emplace_back(tree.size());
+    }
+  }
+
+  void run(size_t begin, size_t end) {
+    entered_ = begin;
+    end_ = end;
+    if (begin < end) start_inside(c_.order[begin]);
+    for (;;) {
+      while (!visits_.empty()) step();
+      if (entered_ >= end_) break;
+      enter(c_.order[entered_], true); // a root: the walk of the tree before it is done
+    }
+  }
+  std::vector<NodeFlags> &flags() { return flags_; }
+
+private:
+  struct Visit {
+    uint32_t chain, node, next_below; // at `node` of `chain`; below[next_below] is next
+    bool own;                         // sets the flags of its nodes
+  };
+
+  void push(uint32_t node, bool own) {
+    const FrameId f = tree_.frame(node);
+    for (size_t k = 0; k < maps_.size(); k++) {
+      const uint32_t key = maps_[k]->of_frame[f];
+      path_keys_.push_back(key);
+      if (key != kNoKey && active_[k][key]++ == 0 && own) flags_[k].set(node);
+    }
+  }
+  void pop() {
+    for (size_t k = maps_.size(); k-- > 0;) {
+      const uint32_t key = path_keys_.back();
+      path_keys_.pop_back();
+      if (key != kNoKey) active_[k][key]--;
+    }
+  }
+  void enter(uint32_t chain, bool own) {
+    // Each chain's first frames are a cache miss: asked for kAhead chains before.
+    constexpr size_t kAhead = 8;
+    if (entered_ + kAhead < c_.order.size()) {
+      const uint32_t ahead = c_.starts[c_.order[entered_ + kAhead]];
+      tree_.prefetch_frames(ahead);
+      tree_.prefetch_frames(ahead + 16);
+    }
+    entered_++;
+    push(c_.starts[chain], own);
+    visits_.push_back(Visit{chain, c_.starts[chain], c_.first_below[chain], own});
+  }
+  void step() {
+    Visit &v = visits_.back();
+    if (v.next_below < c_.first_below[v.chain + 1] && (c_.below[v.next_below] >> 32) == v.node) {
+      const uint32_t chain = static_cast<uint32_t>(c_.below[v.next_below++]);
+      if (entered_ < end_) enter(chain, true);        // else another part's, as all after it
+    } else if (v.node + 1 < c_.starts[v.chain + 1]) { // on down the chain
+      push(++v.node, v.own);
+    } else { // the chain is done: back to the node it hangs below
+      for (uint32_t i = c_.starts[v.chain]; i <= v.node; i++) pop();
+      visits_.pop_back();
+    }
+  }
+  // The path above chain `first`: each chain of it from its start to the node the next hangs
+  // below, its next below the one after that, not its own.
+  void start_inside(uint32_t first) {
+    std::vector<std::pair<uint32_t, uint32_t>> up; // chain, node; leaf first
+    uint32_t child = first;
+    for (uint32_t a = tree_.parent(c_.starts[first]); a != kNoNode;) {
+      const uint32_t chain = c_.chain_of(a);
+      up.emplace_back(chain, child);
+      child = chain;
+      a = tree_.parent(c_.starts[chain]);
+    }
+    uint32_t node = tree_.parent(c_.starts[first]);
+    std::vector<Visit> path(up.size());
+    for (size_t i = 0; i < up.size(); i++) { // leaf first: node is where up[i]'s child hangs
+      const auto [chain, below_child] = up[i];
+      const uint64_t key = uint64_t{node} << 32 | below_child;
+      const uint32_t next = static_cast<uint32_t>(
+          std::lower_bound(c_.below.begin(), c_.below.end(), key) - c_.below.begin() + 1);
+      path[up.size() - 1 - i] = Visit{chain, node, next, false};
+      node = tree_.parent(c_.starts[chain]);
+    }
+    for (const Visit &v : path) {
+      for (uint32_t i = c_.starts[v.chain]; i <= v.node; i++) push(i, false);
+      visits_.push_back(v);
+    }
+    enter(first, true);
+  }
+
+  const StackTree &tree_;
+  std::span<const KeyMap *const> maps_;
+  const Chains &c_;
+  std::vector<std::vector<uint32_t>> active_;
+  std::vector<uint32_t> path_keys_; // the path's nodes' keys, one per map each
+  std::vector<Visit> visits_;       // the path's chains, root first
+  std::vector<NodeFlags> flags_;
+  size_t entered_ = 0, end_ = 0; // chains order[entered_, end_) are still to enter
+};
+
+} // namespace
+
+// The walk's parts split the chains' order where half the nodes are entered; each sets flags
+// of its own, or-ed together after.
 std::vector<NodeFlags> first_on_path(const StackTree &tree, std::span<const KeyMap *const> maps,
                                      unsigned threads) {
-  const uint32_t n = static_cast<uint32_t>(tree.size());
-  // Subtree sizes (children first), then the preorder: a node takes its parent's next free
-  // position and its children's positions start right after it. `next` holds sizes until a
-  // node is placed. Two arrays a node are all the scratch (deep-stacks: 12 M nodes), and
-  // `next` is gone before the flags are made.
-  std::vector<uint32_t> order;
-  resize_huge(order, n);
-  {
-    std::vector<uint32_t> next;
-    reserve_huge(next, n);
-    next.assign(n, 1);
-    for (uint32_t i = n; i-- > 0;)
-      if (tree.parent(i) != kNoNode) next[tree.parent(i)] += next[i];
-    uint32_t top = 0;
-    for (uint32_t i = 0; i < n; i++) {
-      const uint32_t par = tree.parent(i);
-      uint32_t &slot = par == kNoNode ? top : next[par];
-      const uint32_t at = slot;
-      slot += next[i];
-      order[at] = i;
-      next[i] = at + 1;
-    }
+  const Chains chains(tree);
+  if (threads == 0) threads = query_threads();
+  if (tree.size() < 100000) threads = 1; // not worth a thread
+  std::vector<size_t> bounds{0};
+  size_t nodes = 0;
+  for (size_t i = 0; i < chains.size() && bounds.size() < threads; i++) {
+    const uint32_t c = chains.order[i];
+    nodes += chains.starts[c + 1] - chains.starts[c];
+    if (nodes * threads >= tree.size() * bounds.size()) bounds.push_back(i + 1);
   }
-  // One pass in preorder with the current path (nodes, root first) as a stack and, per map
-  // and key, its occurrences on it. Threads write the flags of distinct nodes, a byte each
-  // (bits would share words between threads); each map's bytes are packed into bits after.
-  const size_t m = maps.size();
-  std::vector<std::vector<uint8_t>> first(m);
-  for (std::vector<uint8_t> &f : first) resize_huge(f, n);
-  parallel_ranges(n, threads, [&](unsigned, size_t begin, size_t end) {
-    std::vector<std::vector<uint32_t>> active(m);
-    for (size_t k = 0; k < m; k++) active[k].assign(maps[k]->count, 0);
-    std::vector<uint32_t> path;
-    // Enters `node`; its flags are set when `flag` (the path above `begin` is another range's).
-    auto enter = [&](uint32_t node, bool flag) {
-      const FrameId f = tree.frame(node);
-      for (size_t k = 0; k < m; k++) {
-        const uint32_t key = maps[k]->of_frame[f];
-        if (key == kNoKey) continue;
-        if (flag) first[k][node] = active[k][key] == 0;
-        active[k][key]++;
-      }
-      path.push_back(node);
-    };
-    std::vector<uint32_t> above; // leaf first
-    if (begin < n)
-      for (uint32_t a = tree.parent(order[begin]); a != kNoNode; a = tree.parent(a))
-        above.push_back(a);
-    for (size_t i = above.size(); i-- > 0;) enter(above[i], false);
-    for (size_t j = begin; j < end; j++) {
-      const uint32_t node = order[j], parent = tree.parent(node);
-      while (!path.empty() && path.back() != parent) {
-        const FrameId f = tree.frame(path.back());
-        for (size_t k = 0; k < m; k++) {
-          const uint32_t key = maps[k]->of_frame[f];
-          if (key != kNoKey) active[k][key]--;
-        }
-        path.pop_back();
-      }
-      enter(node, true);
-    }
-  });
-  std::vector<uint32_t>().swap(order);
-  std::vector<NodeFlags> out;
-  for (std::vector<uint8_t> &f : first) {
-    out.push_back(NodeFlags::of_bytes(f));
-    std::vector<uint8_t>().swap(f);
-  }
+  bounds.push_back(chains.size());
+  std::vector<std::unique_ptr<ChainWalk>> walks;
+  for (size_t w = 0; w + 1 < bounds.size(); w++)
+    walks.push_back(std::make_unique<ChainWalk>(tree, maps, chains));
+  parallel_split(bounds, [&](unsigned w, size_t begin, size_t end) { walks[w]->run(begin, end); });
+  std::vector<NodeFlags> out = std::move(walks[0]->flags());
+  for (size_t w = 1; w < walks.size(); w++)
+    for (size_t k = 0; k < out.size(); k++) out[k] |= walks[w]->flags()[k];
   return out;
 }
 

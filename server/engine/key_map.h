@@ -41,10 +41,10 @@ template <class T> std::vector<T> subtree_weights(const StackTree &tree, std::ve
 }
 
 // first[n] set when node n has a key that does not occur on the path above n (root side). On
-// up to `threads` threads (0: both cores; parallel_ranges).
+// up to `threads` threads (0: both cores), each walking a part of the tree's chains.
 NodeFlags first_on_path(const StackTree &tree, const KeyMap &keys, unsigned threads = 0);
-// The same for several maps at once, in their order: the tree's preorder, which costs more
-// than a map's flags, is computed once for all of them.
+// The same for several maps at once, in their order: one walk of the tree, which costs more
+// than a map's flags, for all of them.
 std::vector<NodeFlags> first_on_path(const StackTree &tree, std::span<const KeyMap *const> maps,
                                      unsigned threads = 0);
 

@@ -32,6 +32,10 @@ public:
   size_t size() const { return size_; }
   bool operator[](size_t i) const { return (words_[i >> 6] >> (i & 63)) & 1; }
   void set(size_t i) { words_[i >> 6] |= uint64_t{1} << (i & 63); }
+  NodeFlags &operator|=(const NodeFlags &o) { // o of the same size
+    for (size_t w = 0; w < words_.size(); w++) words_[w] |= o.words_[w];
+    return *this;
+  }
   bool operator==(const NodeFlags &) const = default; // bits past size() are always 0
 
 private:

@@ -1,7 +1,8 @@
 // Tests for the sums behind every query (key_map.h): first-on-path flags against a naive walk
 // up each node's path on random trees with recursion, on the profile's tree and on trees
 // without hidden frames (computed, and taken from the profile's flags where keys are hidden
-// whole), and on a path far deeper than any recursion could go.
+// whole), on one or two threads (split inside a chain too), and on a path far deeper than
+// any recursion could go.
 #include "query_test_util.h"
 #include "server/engine/stack_tree.h"
 
@@ -26,6 +27,17 @@ NodeFlags naive_first(const StackTree &t, const KeyMap &keys) {
     if (!above) first.set(n);
   }
   return first;
+}
+
+void expect_naive_on_one_and_two_threads(const StackTree &tree,
+                                         std::span<const KeyMap *const> maps) {
+  const std::vector<NodeFlags> one = first_on_path(tree, maps, 1),
+                               two = first_on_path(tree, maps, 2);
+  for (size_t m = 0; m < maps.size(); m++) {
+    const NodeFlags want = naive_first(tree, *maps[m]);
+    EXPECT_EQ(one[m], want) << "map " << m;
+    EXPECT_EQ(two[m], want) << "map " << m;
+  }
 }
 
 TEST(KeyMap, FirstOnPathMatchesANaiveWalkWithAndWithoutHiddenFrames) {
@@ -93,16 +105,34 @@ TEST(KeyMap, FirstOnPathIsTheSameOnOneOrTwoThreads) {
     t.sample("cpu", root_first);
   }
   auto idx = index_of(t);
-  ASSERT_GT(idx->tree()->size(), 200000u); // parallel_ranges splits from 100,000
+  ASSERT_GT(idx->tree()->size(), 200000u); // first_on_path splits from 100,000
   const KeyMap *maps[] = {&idx->functions(FunctionGrouping::name).map(), &idx->lines().lines(),
                           &idx->lines().files()};
-  const std::vector<NodeFlags> one = first_on_path(*idx->tree(), maps, 1),
-                               two = first_on_path(*idx->tree(), maps, 2);
-  for (int m = 0; m < 3; m++) {
-    const NodeFlags want = naive_first(*idx->tree(), *maps[m]);
-    EXPECT_EQ(one[m], want) << "map " << m;
-    EXPECT_EQ(two[m], want) << "map " << m;
+  expect_naive_on_one_and_two_threads(*idx->tree(), maps);
+}
+
+// Two parts split inside a long chain: the first part's chain goes on below the node where
+// the second part's first chain hangs, and its last nodes (new frames) are firsts that only
+// the first part may set.
+TEST(KeyMap, FirstOnPathSplitBelowANodeOfAChainThatGoesOn) {
+  TestProfile t;
+  const FrameId a = t.java("p/A", "a", 1), b = t.java("p/B", "b", 2), c = t.java("p/C", "c", 3);
+  std::vector<FrameId> deep;
+  for (int i = 0; i < 10; i++) deep.push_back(t.java("p/R", "r" + std::to_string(i), i + 1));
+  while (deep.size() < 149980) deep.push_back(deep.size() % 2 ? b : a);
+  for (int i = 0; i < 20; i++) deep.push_back(t.java("p/E", "e" + std::to_string(i), i + 1));
+  t.sample("cpu", deep);
+  for (int s = 0; s < 100; s++) { // 100 chains of 1,601 nodes below node 10
+    std::vector<FrameId> branch(deep.begin(), deep.begin() + 11);
+    branch.push_back(t.java("p/S", "s" + std::to_string(s), 1));
+    for (int i = 0; i < 1600; i++) branch.push_back(i % 2 ? c : a);
+    t.sample("cpu", branch);
   }
+  auto idx = index_of(t);
+  ASSERT_EQ(idx->tree()->size(), 150000u + 100 * 1601);
+  const KeyMap *maps[] = {&idx->functions(FunctionGrouping::name).map(), &idx->lines().lines()};
+  expect_naive_on_one_and_two_threads(*idx->tree(), maps);
+  for (const KeyMap *keys : maps) EXPECT_TRUE(naive_first(*idx->tree(), *keys)[149999]); // e19
 }
 
 TEST(KeyMap, FirstOnPathOnAPathDeeperThanAnyRecursion) {
