@@ -312,8 +312,10 @@ void JfrResolver::add_to_batch(uint64_t key, StackId *out) {
   batch_keys_.push_back(key);
   batch_index_.insert(key, e);
   batch_outs_.emplace_back(e, out);
-  // Batches stay small enough for 32-bit ends and a few MB of frames.
-  if (batch_frames_.size() >= (size_t{1} << 20)) build_stacks();
+  // Batches stay small enough for 32-bit ends and 16 MB of frames; the bigger a batch, the
+  // more of its stacks' prefixes stacks_from_leaf finds without a lookup (on deep-stacks-ap.jfr,
+  // whose windows of stack traces hold a few M frames, 4 M frames did a little better than 1 M).
+  if (batch_frames_.size() >= (size_t{1} << 22)) build_stacks();
 }
 
 void JfrResolver::raw_stack(JfrRawStacks::Span span) {

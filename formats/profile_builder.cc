@@ -100,8 +100,21 @@ void ProfileBuilder::stacks_from_leaf(std::span<const FrameId> frames,
                                       std::span<const uint32_t> ends, StackId *out) {
   std::vector<FrameId> &path_frames = last_path_frames_;
   std::vector<StackId> &path_nodes = last_path_nodes_;
-  size_t begin = 0;
-  for (size_t i = 0; i < ends.size(); begin = ends[i++]) {
+  // In the order of their frames root first: a stack's prefix shared with any stack before it
+  // in the batch is the one it shares with the stack right before it, taken from the last path.
+  // (A sort by comparisons: a multikey quicksort, reading each frame once per shared depth
+  // rather than once per comparison, measured no faster on deep-stacks-ap.jfr.)
+  std::vector<uint32_t> &order = batch_order_;
+  order.resize(ends.size());
+  for (uint32_t i = 0; i < order.size(); i++) order[i] = i;
+  auto begin_of = [&](uint32_t i) -> uint32_t { return i ? ends[i - 1] : 0; };
+  auto from = [&](uint32_t at) { return std::make_reverse_iterator(frames.begin() + at); };
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return std::lexicographical_compare(from(ends[a]), from(begin_of(a)), from(ends[b]),
+                                        from(begin_of(b)));
+  });
+  for (const uint32_t i : order) {
+    const size_t begin = begin_of(i);
     // The prefix shared with the last path is taken from it (as stack_along does).
     size_t at = ends[i]; // frames[begin, at) are still to place, the root-most last
     size_t same = 0;

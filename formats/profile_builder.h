@@ -36,7 +36,9 @@ public:
   // Builds a stack from frames given leaf first (JFR and pprof order).
   StackId stack_from_leaf(std::span<const FrameId> frames_leaf_first);
   // Builds stacks from frames given leaf first, stack i from frames [ends[i - 1], ends[i])
-  // (ends[-1] being 0), into out[i]: the ids stack_from_leaf gives called on each in turn.
+  // (ends[-1] being 0), into out[i]: the stacks stack_from_leaf called on each in turn gives,
+  // but the new nodes numbered in the order of the stacks' frames root first (built in that
+  // order, each stack takes the prefix it shares with the one before without a lookup).
   void stacks_from_leaf(std::span<const FrameId> frames, std::span<const uint32_t> ends,
                         StackId *out);
   ThreadId thread(std::string_view name, int64_t os_tid = -1, int64_t java_tid = -1);
@@ -96,6 +98,7 @@ private:
   // The path of the last stack built from frames, root first: its frames and their nodes.
   std::vector<FrameId> last_path_frames_;
   std::vector<StackId> last_path_nodes_;
+  std::vector<uint32_t> batch_order_; // stacks_from_leaf's order of a batch
   std::unordered_map<std::string, uint32_t> label_set_ids_;
 };
 

@@ -236,13 +236,31 @@ inline bool expect_same_aggregate(const Aggregate &want, const Aggregate &got,
   return same;
 }
 
-// Tables and columns equal, id for id.
+// For each stack of `a`, the stack of `b` with the same frames (both trees parents first); an
+// empty vector when `b` has no such stack or the trees differ in size.
+inline std::vector<StackId> same_stacks(const Profile &a, const Profile &b) {
+  std::map<std::pair<StackId, FrameId>, StackId> in_b;
+  for (StackId s = 0; s < b.stack_count(); s++) in_b[{b.stack_parent[s], b.stack_frame[s]}] = s;
+  std::vector<StackId> to_b(a.stack_count());
+  if (in_b.size() != to_b.size()) return {};
+  for (StackId s = 0; s < a.stack_count(); s++) {
+    const StackId parent = a.stack_parent[s];
+    if (parent != kNoStack && parent >= s) return {};
+    auto it = in_b.find({parent == kNoStack ? kNoStack : to_b[parent], a.stack_frame[s]});
+    if (it == in_b.end()) return {};
+    to_b[s] = it->second;
+  }
+  return to_b;
+}
+
+// Tables and columns equal, id for id; stacks the same stacks, whichever their ids (a batch's
+// new stacks are numbered in the order of their frames, ProfileBuilder::stacks_from_leaf).
 inline void expect_identical(const Profile &a, const Profile &b) {
   EXPECT_EQ(a.strings, b.strings);
   EXPECT_TRUE(a.functions == b.functions);
   EXPECT_TRUE(a.frames == b.frames);
-  EXPECT_EQ(a.stack_parent, b.stack_parent);
-  EXPECT_EQ(a.stack_frame, b.stack_frame);
+  const std::vector<StackId> to_b = same_stacks(a, b);
+  ASSERT_EQ(to_b.size(), a.stack_count()) << "the stack trees differ";
   ASSERT_EQ(a.threads.size(), b.threads.size());
   for (size_t i = 0; i < a.threads.size(); i++) {
     EXPECT_EQ(a.threads[i].name, b.threads[i].name);
@@ -253,7 +271,10 @@ inline void expect_identical(const Profile &a, const Profile &b) {
   for (size_t i = 0; i < a.events.size(); i++) {
     const SampleColumns &x = a.events[i].samples, &y = b.events[i].samples;
     EXPECT_EQ(a.events[i].name, b.events[i].name);
-    EXPECT_EQ(x.stack, y.stack);
+    std::vector<int64_t> x_in_b = x.stack.to_vector();
+    for (int64_t &st : x_in_b)
+      if (st >= 0 && static_cast<uint64_t>(st) < to_b.size()) st = to_b[st];
+    EXPECT_EQ(x_in_b, y.stack.to_vector());
     EXPECT_EQ(x.thread, y.thread);
     EXPECT_EQ(x.time, y.time);
     EXPECT_EQ(x.count, y.count);
