@@ -184,6 +184,23 @@ struct JfrChunkReader::Impl {
   std::vector<PoolEntry> in_order;
   std::vector<size_t> window_first;
   std::vector<JfrConstantPools::Range> window_ranges;
+  // Set by plan_stack_windows(only_wanted) and want_stacks(): the windows give only the
+  // entries whose keys are wanted: bit k of `wanted_bits` for key k when the entries' keys are
+  // below 64 times their number (the JDK's and async-profiler's count up from 1: a bit or two per
+  // entry), else in `wanted`.
+  bool only_wanted = false;
+  std::vector<uint64_t> wanted_bits;
+  JfrIdMap<char> wanted;
+  void want(uint64_t key) {
+    if (wanted_bits.empty())
+      wanted.insert(key, 1);
+    else if (key / 64 < wanted_bits.size()) // others are no entry's
+      wanted_bits[key / 64] |= uint64_t{1} << (key % 64);
+  }
+  bool is_wanted(uint64_t key) const {
+    if (wanted_bits.empty()) return wanted.find(key) != nullptr;
+    return key / 64 < wanted_bits.size() && (wanted_bits[key / 64] >> (key % 64)) & 1;
+  }
 
   // Settings seen in the chunk.
   std::string version, jvm_name, jvm_version;
@@ -244,7 +261,8 @@ struct JfrChunkReader::Impl {
     return merged;
   }
 
-  size_t plan_stack_windows(size_t bytes, bool force) {
+  size_t plan_stack_windows(size_t bytes, bool force, bool only) {
+    only_wanted = only;
     const std::vector<JfrConstantPools::Range> ranges = stack_ranges();
     if (ranges.empty()) return 0;
     if (!force && (ranges.size() > 1 ||
@@ -258,6 +276,9 @@ struct JfrChunkReader::Impl {
       std::sort(in_order.begin(), in_order.end(),
                 [](const PoolEntry &a, const PoolEntry &b) { return a.offset < b.offset; });
     if (in_order.empty()) return 0;
+    uint64_t max_key = 0;
+    for (const PoolEntry &e : in_order) max_key = std::max(max_key, e.key);
+    if (only_wanted && max_key / 64 < in_order.size()) wanted_bits.assign(max_key / 64 + 1, 0);
     for (size_t i = 0; i < in_order.size(); i++)
       if (i == 0 || in_order[i].offset - in_order[window_first.back()].offset >= bytes)
         window_first.push_back(i);
@@ -276,6 +297,7 @@ struct JfrChunkReader::Impl {
       in_order.clear();
       window_first.clear();
       window_ranges.clear();
+      wanted_bits = {};
       return 0; // the pools' pages are read whole when needed
     }
     return window_first.size() - 1;
@@ -312,6 +334,7 @@ struct JfrChunkReader::Impl {
     refs->order.clear();
     for (size_t i = window_first[w]; i < window_first[w + 1]; i++) {
       const PoolEntry &e = in_order[i];
+      if (only_wanted && !is_wanted(e.key)) continue;
       refs->order.push_back(3 * static_cast<uint32_t>(refs->stacks.size()));
       refs->stacks.push_back(JfrSliceRefs::Ref{e.cls, -1, e.key, 0, e.offset});
     }
@@ -1044,13 +1067,21 @@ void JfrChunkReader::give_back_stack_pages(JfrPoolPages::Reread reread, bool unr
   impl_->pools_unread = unread || impl_->stack_pages_out;
   impl_->reread_always = always;
 }
-size_t JfrChunkReader::plan_stack_windows(size_t bytes, bool force) {
-  return impl_->plan_stack_windows(bytes, force);
+size_t JfrChunkReader::plan_stack_windows(size_t bytes, bool force, bool only_wanted) {
+  return impl_->plan_stack_windows(bytes, force, only_wanted);
+}
+void JfrChunkReader::want_stacks(const JfrSliceRefs &refs) {
+  for (const JfrSliceRefs::Ref &r : refs.stacks)
+    if (r.type >= 0) impl_->want(r.key);
 }
 void JfrChunkReader::window_refs(size_t w, JfrSliceRefs *refs) const {
   impl_->window_refs(w, refs);
 }
 size_t JfrChunkReader::release_window(size_t w) {
+  if (w + 2 >= impl_->window_first.size()) { // the last window
+    impl_->wanted = {};
+    impl_->wanted_bits = {};
+  }
   JfrPoolPages *pages = impl_->pages.get(); // set by the window's read_stacks()
   // Waits for the reads of later windows, which touch none of these pages.
   return pages && w + 1 < impl_->window_first.size()

@@ -9,7 +9,7 @@
 // and read them again when needed (give_back_stack_pages(), JfrPoolPages); a chunk whose stack
 // traces are in one big pool reads them first, in file order, window by window
 // (plan_stack_windows()).
-// Threading: survey(), stack_ranges(), plan_stack_windows(), route(), resolve(),
+// Threading: survey(), stack_ranges(), plan_stack_windows(), route(), want_stacks(), resolve(),
 // release_stack_pages(), release_window() and finish() on one thread at a time; decode(),
 // window_refs() and read_stacks() of different slices on any threads at once (they read only
 // what survey() and plan_stack_windows() prepared, and the constant pools, which load once).
@@ -150,14 +150,19 @@ public:
   // end, read by the events in no order, so that the whole pool would stay resident through
   // the load), or any chunk when `force`: after survey(), before give_back_stack_pages(), cuts
   // the entries that samples can reference, in file order, into windows of about `bytes`; the
-  // number of windows, 0 when the chunk is not read so (or has no such entries).
-  size_t plan_stack_windows(size_t bytes, bool force);
-  // Window w's entries as the stack references of a slice without events, for read_stacks()
-  // and resolve(), which then keep every stack trace for the chunk's slices (whose own
-  // references need not be read ahead).
+  // number of windows, 0 when the chunk is not read so (or has no such entries). With
+  // `only_wanted` (a load that leaves some of the chunk's sample types out), the windows give
+  // only the stack traces that want_stacks() names.
+  size_t plan_stack_windows(size_t bytes, bool force, bool only_wanted);
+  // Before the first window's window_refs(), with only_wanted: the stack traces that slice
+  // references reference (decode()'s, for the events the load keeps), slice after slice.
+  void want_stacks(const JfrSliceRefs &refs);
+  // Window w's entries (those wanted) as the stack references of a slice without events, for
+  // read_stacks() and resolve(), which then keep every stack trace for the chunk's slices
+  // (whose own references need not be read ahead).
   void window_refs(size_t w, JfrSliceRefs *refs) const;
   // After window w resolved: gives back the pages of the windows before it (but the last);
-  // the bytes given back.
+  // the bytes given back. After the last, drops what want_stacks() named.
   size_t release_window(size_t w);
 
   // Pass 1: metadata, settings, sample counts and slices of about `slice_bytes` into info().

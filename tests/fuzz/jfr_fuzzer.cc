@@ -43,10 +43,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     options.merge_samples = true;
   }
   // Stack traces read first, in file order, in windows (a big one-pool chunk's way) now and
-  // then, with small slices so that a pool makes several windows.
+  // then, with small slices so that a pool makes several windows; half of those load only the
+  // default event, whose windows resolve only the stack traces of its samples.
   if (size % 7 < 2) {
     options.jfr_stacks_in_file_order = true;
     options.jfr_slice_bytes = 256;
+    if (size % 2 == 0) options.only_event = "";
   }
   // Now and then from a file whose checkpoints are read as their pools are indexed.
   const bool from_file = size % 11 < 2;

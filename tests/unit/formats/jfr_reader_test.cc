@@ -255,6 +255,42 @@ TEST_P(JfrFixture, OnlyEventLoadsThatEventExactly) {
   EXPECT_EQ(none.profile->events.size(), all.profile->events.size());
 }
 
+// LoadOptions::only_event with the stack traces read first, in file order (what a big
+// async-profiler chunk does): the windows resolve only the stack traces of the samples loaded,
+// the first slices decoded for them (ChunkWork::wanted), so the profile has the stacks of that
+// event's load without windows, no more, from bytes in memory and from a file read again.
+TEST_P(JfrFixture, OnlyEventWindowsResolveOnlyTheStackTracesOfItsSamples) {
+  std::string bytes = plain_bytes(GetParam());
+  LoadResult all = load(bytes, 2);
+  ASSERT_TRUE(all.ok());
+  TempDir dir;
+  const std::string path = dir.file("plain.jfr");
+  write_file(path, bytes);
+  for (const Event &e : all.profile->events) {
+    LoadOptions base;
+    base.threads = 1;
+    base.only_event = std::string(all.profile->str(e.name));
+    LoadResult plain = read_jfr(bytes, base);
+    ASSERT_TRUE(plain.ok()) << plain.describe();
+    const auto want = samples_by_path(*plain.profile);
+    for (unsigned threads : {1u, 2u})
+      for (bool file : {false, true}) {
+        SCOPED_TRACE(*base.only_event + ", " + std::to_string(threads) + " threads" +
+                     (file ? ", from the file" : ""));
+        LoadOptions o = base;
+        o.threads = threads;
+        o.jfr_stacks_in_file_order = true;
+        o.jfr_slice_bytes = 1000; // windows of 4,000 bytes, slices of a few dozen events
+        o.jfr_held_bytes = file ? 1 : 0;
+        LoadResult r = file ? load_profile_file(path, o) : read_jfr(bytes, o);
+        ASSERT_TRUE(r.ok()) << r.describe();
+        EXPECT_TRUE(samples_by_path(*r.profile) == want);
+        EXPECT_EQ(r.profile->stack_count(), plain.profile->stack_count());
+        EXPECT_EQ(r.profile->metadata.warnings.size(), plain.profile->metadata.warnings.size());
+      }
+  }
+}
+
 // LoadOptions::sample_threads and sample_times: a load without them has a full load's events,
 // stack tree and weights, sample for sample, and its samples have no thread (thread 0, the
 // profile's "unknown") or no time (0).
