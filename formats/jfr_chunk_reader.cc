@@ -1057,10 +1057,10 @@ std::vector<JfrConstantPools::Range> JfrChunkReader::stack_ranges() {
   return impl_->stack_ranges();
 }
 void JfrChunkReader::read_later(const std::vector<JfrConstantPools::Range> &skipped,
-                                JfrPoolPages::Reread reread, size_t ahead) {
+                                JfrPoolPages::Reread reread, size_t ahead, bool read_ahead) {
   impl_->unread =
       std::make_unique<JfrUnreadBytes>(const_cast<char *>(impl_->data.data()), impl_->data.size(),
-                                       skipped, std::move(reread), ahead);
+                                       skipped, std::move(reread), ahead, read_ahead);
 }
 void JfrChunkReader::give_back_stack_pages(JfrPoolPages::Reread reread, bool unread, bool always) {
   impl_->reread = std::move(reread);

@@ -128,8 +128,9 @@ public:
   // `skipped` (JfrSource::acquire's `skip`: a big checkpoint), which `reread` reads, `ahead`
   // bytes at a time at least, as the pools are indexed; the stack-trace pools' pages are given
   // back behind, for give_back_stack_pages() to read again when needed (which must follow).
+  // With `read_ahead`, the next `ahead` bytes are read on a thread of their own meanwhile.
   void read_later(const std::vector<JfrConstantPools::Range> &skipped, JfrPoolPages::Reread reread,
-                  size_t ahead);
+                  size_t ahead, bool read_ahead);
   // After survey(): where the entries of the stack-trace pools that samples reference are
   // (chunk offsets, in order), indexing the pools now; none when they are corrupt (resolve()
   // reports it). For a chunk acquired again without them (JfrSource::acquire's `skip`).

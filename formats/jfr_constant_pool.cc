@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <unordered_set>
+#include <utility>
 
 namespace hotlines {
 
@@ -21,6 +22,13 @@ constexpr size_t kHeaderBytes = 64;
 bool JfrConstantPools::load(std::string_view data, const JfrChunkHeader &chunk,
                             const JfrDecoder &decoder, std::string *error, int64_t *error_offset,
                             JfrUnreadBytes *unread, const std::vector<char> &give_back) {
+  // However the walk ends (an exception too), nothing is read into the bytes after it.
+  struct StopReadingAhead {
+    JfrUnreadBytes *unread;
+    ~StopReadingAhead() {
+      if (unread) unread->stop_reading_ahead();
+    }
+  } stop{unread};
   pools_.assign(decoder.metadata().classes.size(), {});
   ranges_.assign(decoder.metadata().classes.size(), {});
   entries_ = 0;
@@ -151,7 +159,23 @@ std::vector<std::pair<size_t, uint64_t>> JfrConstantPools::in_file_order(int cls
     out.reserve(p->size());
     p->for_each([&](uint64_t key, size_t offset) { out.emplace_back(offset, key); });
   }
-  std::sort(out.begin(), out.end());
+  // By offset (keys are unique): a radix sort in two passes of 16 bits when the offsets fit
+  // in 32 (a chunk under 4 GiB), several times std::sort's speed on millions of entries.
+  size_t most = 0;
+  for (const auto &e : out) most = std::max(most, e.first);
+  if (most >> 32) {
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+  std::vector<std::pair<size_t, uint64_t>> to(out.size());
+  for (const unsigned shift : {0u, 16u}) {
+    std::vector<size_t> at(size_t{1} << 16, 0);
+    for (const auto &e : out) at[(e.first >> shift) & 0xffff]++;
+    size_t sum = 0;
+    for (size_t &n : at) sum += std::exchange(n, sum);
+    for (const auto &e : out) to[at[(e.first >> shift) & 0xffff]++] = e;
+    out.swap(to);
+  }
   return out;
 }
 

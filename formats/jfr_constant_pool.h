@@ -22,7 +22,7 @@ public:
   // Walks the checkpoint chain of the chunk and indexes every entry. On corrupt data returns
   // false with *error and *error_offset. With `unread`, bytes of `data` not read yet are read
   // as the walk reaches them, and the pages of the pools of the classes marked in `give_back`
-  // (by class index) are given back behind it.
+  // (by class index) are given back behind it; `unread` reads none ahead after it.
   bool load(std::string_view data, const JfrChunkHeader &chunk, const JfrDecoder &decoder,
             std::string *error, int64_t *error_offset, JfrUnreadBytes *unread = nullptr,
             const std::vector<char> &give_back = {});

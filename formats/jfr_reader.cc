@@ -341,7 +341,8 @@ void JfrRead::survey_chunk(size_t i) {
     c.reader = std::make_unique<JfrChunkReader>(c.bytes.bytes, list.chunks[i], start, options,
                                                 &metadata_cache);
     c.read_later = !later.empty();
-    if (c.read_later) c.reader->read_later(later, reread(i), slice_bytes());
+    // The pieces are read ahead on a core that the survey leaves idle (a file of one chunk).
+    if (c.read_later) c.reader->read_later(later, reread(i), slice_bytes(), threads > n);
     if (!c.reader->survey(slice_bytes())) {
       c.error = c.reader->error();
       c.error_offset = c.reader->error_offset();

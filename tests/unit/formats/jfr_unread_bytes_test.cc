@@ -1,6 +1,7 @@
 // Bytes of a chunk read as a walk reaches them (formats/jfr_unread_bytes.h): only the whole
 // pages of what was skipped are unread, ensure() reads what is asked and as much more as the
-// read-ahead, pages given back are read again, and a read that fails says so. And
+// read-ahead, pages given back are read again, and a read that fails says so; the next piece
+// read ahead on a thread of its own is in memory once taken in, or read again if it failed. And
 // JfrConstantPools::load over a chunk whose checkpoint was not read (what the survey of a big
 // async-profiler chunk does): the same index as from the bytes in memory whatever the size of
 // the pieces (entries that run past a piece are read again whole), the stack-trace pool's pages
@@ -17,6 +18,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <cstdint>
 #include <cstring>
 #include <string>
 
@@ -44,10 +47,11 @@ public:
   ~Buffer() { munmap(bytes_, size_); }
   char *bytes() { return bytes_; }
   size_t page() const { return page_; }
-  // The file's bytes again, counting the reads and the bytes read; fails once `fail` is set.
+  // The file's bytes again, counting the reads and the bytes read; fails once `fail` is set,
+  // and a read from `fail_at`. From any thread.
   JfrPoolPages::Reread reread() {
     return [this](size_t begin, size_t n, char *to, std::string *error) {
-      if (fail) {
+      if (fail || begin == fail_at) {
         *error = "the file changed while it was read";
         return false;
       }
@@ -66,9 +70,10 @@ public:
     return true;
   }
 
-  bool fail = false;
-  int reads = 0;
-  size_t read_bytes = 0;
+  std::atomic<bool> fail = false;
+  std::atomic<size_t> fail_at = SIZE_MAX;
+  std::atomic<int> reads = 0;
+  std::atomic<size_t> read_bytes = 0;
 
 private:
   const std::string &file_;
@@ -147,6 +152,42 @@ TEST(JfrUnreadBytes, ReadsTheWholePagesSkippedAsAskedAndAgainOnceGivenBack) {
   EXPECT_TRUE(buf.same(0, file.size()));
 }
 
+TEST(JfrUnreadBytes, ReadsTheNextPieceAheadOnAThreadOfItsOwn) {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const std::string file = pattern(16 * page);
+  Buffer buf(file, Range{2 * page, 8 * page}); // unread: pages 2 to 7
+  JfrUnreadBytes unread(buf.bytes(), file.size(), {Range{2 * page, 8 * page}}, buf.reread(), page,
+                        true);
+  std::string error;
+  // Page 2 read, page 3 read meanwhile: unreadable until the next ensure() takes it in.
+  ASSERT_TRUE(unread.ensure(2 * page, 2 * page + 1, &error));
+  EXPECT_TRUE(buf.same(2 * page, 3 * page));
+  EXPECT_EQ(unread.readable_end(0, file.size()), 3 * page);
+  ASSERT_TRUE(unread.ensure(3 * page, 3 * page + 1, &error)); // page 4 meanwhile
+  EXPECT_TRUE(buf.same(2 * page, 4 * page));
+  EXPECT_EQ(unread.readable_end(0, file.size()), 4 * page);
+  // Without read-ahead: takes page 4 in, reads none ahead.
+  ASSERT_TRUE(unread.ensure(4 * page, 4 * page + 1, &error, false));
+  EXPECT_EQ(buf.reads, 3);
+  EXPECT_TRUE(buf.same(4 * page, 5 * page));
+  EXPECT_EQ(unread.readable_end(0, file.size()), 5 * page);
+  // A read ahead that fails leaves its bytes unread: the next ensure() reads them, and fails.
+  buf.fail_at = 6 * page;
+  ASSERT_TRUE(unread.ensure(5 * page, 5 * page + 1, &error)); // page 6 meanwhile, which fails
+  unread.stop_reading_ahead();
+  EXPECT_EQ(unread.readable_end(0, file.size()), 6 * page);
+  EXPECT_TRUE(buf.zeros(6 * page, 8 * page));
+  EXPECT_FALSE(unread.ensure(6 * page, 6 * page + 1, &error));
+  EXPECT_EQ(error, "the file changed while it was read");
+  buf.fail_at = SIZE_MAX;
+  const int reads = buf.reads;
+  ASSERT_TRUE(unread.ensure(6 * page, 6 * page + 1, &error)); // stopped: page 6 only
+  EXPECT_EQ(buf.reads, reads + 1);
+  EXPECT_EQ(unread.readable_end(0, file.size()), 7 * page);
+  ASSERT_TRUE(unread.ensure(0, file.size(), &error));
+  EXPECT_TRUE(buf.same(0, file.size()));
+}
+
 // A chunk of a small Method pool and a StackTrace pool of `stacks` stacks of 40 frames (some
 // hundreds of KB), in one checkpoint.
 std::string chunk_of_stacks(int stacks) {
@@ -205,36 +246,39 @@ TEST(JfrUnreadBytes, PoolsIndexedAsTheyAreReadGiveBackTheStackTracesBehind) {
   const Range stacks = want.ranges(c.stack_class)[0];
   const size_t cp = static_cast<size_t>(c.header.constant_pool_offset);
   const Range skipped{cp + 64, c.header.end()};
-  for (size_t ahead : {size_t{1}, size_t{1000}, size_t{5000}, size_t{1} << 20}) {
-    SCOPED_TRACE("pieces of " + std::to_string(ahead) + " bytes");
-    Buffer buf(file, skipped);
-    const std::string_view bytes(buf.bytes(), file.size());
-    JfrUnreadBytes unread(buf.bytes(), file.size(), {skipped}, buf.reread(), ahead);
-    JfrConstantPools got;
-    ASSERT_TRUE(got.load(bytes, c.header, *c.types.decoder, &error, &at, &unread, c.give_back))
-        << error;
-    EXPECT_EQ(got.entries(), want.entries());
-    EXPECT_EQ(got.entries(), 3050u);
-    for (int cls = 0; cls < static_cast<int>(c.give_back.size()); cls++)
-      for (uint64_t key = 1; key <= 3000; key++)
-        ASSERT_EQ(got.find(cls, key), want.find(cls, key)) << cls << " " << key;
-    // The stack traces' whole pages given back, the rest of the chunk read.
-    size_t b, e;
-    JfrPoolPages::whole_pages(buf.bytes(), file.size(), stacks, &b, &e);
-    ASSERT_GT(e - b, 10 * buf.page());
-    EXPECT_EQ(unread.given_back(), e - b);
-    EXPECT_TRUE(buf.zeros(b, e));
-    EXPECT_TRUE(buf.same(0, b));
-    EXPECT_TRUE(buf.same(e, file.size()));
-    // Read in pieces of `ahead` bytes or more: the bytes skipped, once each (an entry that runs
-    // past a piece is decoded again, not read again).
-    size_t sb, se;
-    JfrPoolPages::whole_pages(buf.bytes(), file.size(), skipped, &sb, &se);
-    EXPECT_EQ(buf.read_bytes, se - sb);
-    if (ahead >= 1000) {
-      EXPECT_LE(buf.reads, static_cast<int>((se - sb) / ahead + 3));
+  for (size_t ahead : {size_t{1}, size_t{1000}, size_t{5000}, size_t{1} << 20})
+    for (bool read_ahead : {false, true}) {
+      if (read_ahead && ahead == 1) continue; // a thread for each entry
+      SCOPED_TRACE("pieces of " + std::to_string(ahead) + " bytes" +
+                   (read_ahead ? ", read ahead" : ""));
+      Buffer buf(file, skipped);
+      const std::string_view bytes(buf.bytes(), file.size());
+      JfrUnreadBytes unread(buf.bytes(), file.size(), {skipped}, buf.reread(), ahead, read_ahead);
+      JfrConstantPools got;
+      ASSERT_TRUE(got.load(bytes, c.header, *c.types.decoder, &error, &at, &unread, c.give_back))
+          << error;
+      EXPECT_EQ(got.entries(), want.entries());
+      EXPECT_EQ(got.entries(), 3050u);
+      for (int cls = 0; cls < static_cast<int>(c.give_back.size()); cls++)
+        for (uint64_t key = 1; key <= 3000; key++)
+          ASSERT_EQ(got.find(cls, key), want.find(cls, key)) << cls << " " << key;
+      // The stack traces' whole pages given back, the rest of the chunk read.
+      size_t b, e;
+      JfrPoolPages::whole_pages(buf.bytes(), file.size(), stacks, &b, &e);
+      ASSERT_GT(e - b, 10 * buf.page());
+      EXPECT_EQ(unread.given_back(), e - b);
+      EXPECT_TRUE(buf.zeros(b, e));
+      EXPECT_TRUE(buf.same(0, b));
+      EXPECT_TRUE(buf.same(e, file.size()));
+      // Read in pieces of `ahead` bytes or more: the bytes skipped, once each (an entry that runs
+      // past a piece is decoded again, not read again).
+      size_t sb, se;
+      JfrPoolPages::whole_pages(buf.bytes(), file.size(), skipped, &sb, &se);
+      EXPECT_EQ(buf.read_bytes, se - sb);
+      if (ahead >= 1000) {
+        EXPECT_LE(buf.reads, static_cast<int>((se - sb) / ahead + 3));
+      }
     }
-  }
 }
 
 TEST(JfrUnreadBytes, AFailedReadIsAnErrorWhereTheBytesAre) {
