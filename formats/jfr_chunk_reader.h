@@ -155,8 +155,8 @@ public:
   // `only_wanted` (a load that leaves some of the chunk's sample types out), the windows give
   // only the stack traces that want_stacks() names.
   size_t plan_stack_windows(size_t bytes, bool force, bool only_wanted);
-  // Before the first window's window_refs(), with only_wanted: the stack traces that slice
-  // references reference (decode()'s, for the events the load keeps), slice after slice.
+  // Before the first window's window_refs(), with only_wanted: the stack traces that a slice's
+  // events reference (decode()'s refs, of the events the load keeps), slice after slice.
   void want_stacks(const JfrSliceRefs &refs);
   // Window w's entries (those wanted) as the stack references of a slice without events, for
   // read_stacks() and resolve(), which then keep every stack trace for the chunk's slices
