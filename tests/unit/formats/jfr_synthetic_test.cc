@@ -351,6 +351,71 @@ const Function *find_function(const Profile &p, std::string_view name) {
 
 } // namespace
 
+// A load of one event whose stack traces are read in windows, in file order (what a big
+// async-profiler chunk does), resolves only the stack traces its samples reference: those are
+// kept in a bitmap where the pool's keys are below 64 times their number, else in a hash set
+// (keys from 2^40 here). Either way the profile has the stacks of the same load without
+// windows, not those of the other event's samples too.
+TEST(JfrSynthetic, OneEventWindowsResolveOnlyItsStackTracesWhateverTheKeys) {
+  for (const int64_t base : {int64_t{0}, int64_t{1} << 40}) {
+    SCOPED_TRACE("stack keys from " + std::to_string(base));
+    JfrTestChunk c(true);
+    declare_types(c, 0);
+    write_pools(c);
+    // Three more stack traces: two for the cpu samples, a third, of its own frames, for the
+    // monitor's.
+    for (const int64_t k : {1, 2, 3})
+      c.pool("jdk.types.StackTrace", base + 100 * k, [k](JfrBytes &b) {
+        b.boolean(false);
+        b.i32(2);
+        for (int64_t f : {int64_t{0}, int64_t{1}}) {
+          b.i64(k == 3 ? 4 : 1 + f);
+          b.i32(1000 * k + f);
+          b.i32(0);
+          b.i64(0);
+        }
+      });
+    const int64_t t0 = c.start_ticks;
+    // The samples reference the second before the first: windows make the first's frames first.
+    exec_sample(c, 0, t0 + 1000, 2, base + 200);
+    exec_sample(c, 0, t0 + 2000, 1, base + 100);
+    exec_sample(c, 0, t0 + 3000, 1, base + 100);
+    monitor_enter(c, 0, t0 + 4000, 2500, 2, base + 300);
+    const std::string bytes = c.bytes();
+    LoadOptions o;
+    o.only_event = "jdk.ExecutionSample";
+    LoadResult plain = read_jfr(bytes, o);
+    ASSERT_TRUE(plain.ok()) << plain.describe();
+    // Where the frame of `line` is in the profile's frames.
+    const auto frame_at = [](const Profile &p, int32_t line) {
+      for (size_t f = 0; f < p.frames.size(); f++)
+        if (p.frames[f].line == line) return f;
+      return p.frames.size();
+    };
+    EXPECT_LT(frame_at(*plain.profile, 2000), frame_at(*plain.profile, 1000));
+    LoadOptions all = o;
+    all.only_event.reset();
+    all.jfr_stacks_in_file_order = true;
+    LoadResult every = read_jfr(bytes, all);
+    ASSERT_TRUE(every.ok()) << every.describe();
+    for (unsigned threads : {1u, 2u}) {
+      o.threads = threads;
+      o.jfr_stacks_in_file_order = true;
+      LoadResult r = read_jfr(bytes, o);
+      ASSERT_TRUE(r.ok()) << r.describe();
+      ASSERT_EQ(r.profile->events.size(), 1u);
+      EXPECT_EQ(r.profile->events[0].total_value, 3);
+      // Two stacks of two frames: four nodes; the monitor's two more (and write_pools'
+      // stacks') when every stack trace is resolved.
+      EXPECT_EQ(r.profile->stack_count(), plain.profile->stack_count());
+      EXPECT_EQ(r.profile->stack_count(), 4u);
+      EXPECT_GE(every.profile->stack_count(), r.profile->stack_count() + 2);
+      // The windows resolved them, in the pool's order.
+      EXPECT_LT(frame_at(*r.profile, 1000), frame_at(*r.profile, 2000));
+    }
+  }
+}
+
 TEST(JfrSynthetic, ReadsEveryEventKindAndEncoding) {
   LoadResult r = load(make_recording({}));
   ASSERT_TRUE(r.ok()) << r.describe();
