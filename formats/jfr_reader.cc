@@ -634,8 +634,9 @@ void JfrRead::read_slice(size_t k) {
       decoded = true;
     } else if (held) {
       decoded = decode_slice(sw, &refs);
-      // After windows, every stack trace the slice references is resolved already.
-      if (decoded && (c.windows > 0 || sw.kind == SliceWork::stacks_wanted))
+      // After windows, every stack trace the slice references is resolved already (a chunk
+      // with slices decoded for the windows' wanted stack traces has windows).
+      if (decoded && c.windows > 0)
         raw.stacks.clear();
       else if (decoded)
         c.reader->read_stacks(refs, c.claims.get(), static_cast<uint32_t>(k), &raw);
