@@ -639,7 +639,6 @@ struct JfrChunkReader::Impl {
       }
     };
     JfrSliceRefs *refs = nullptr;
-    std::vector<std::pair<int, JfrIdMap<uint32_t>>> stacks; // by pool class
     std::unordered_map<ThreadKey, uint32_t, ThreadHash> threads;
     // The last lookups: consecutive events mostly come from one thread's buffer.
     int last_stack_type = -1;
@@ -651,11 +650,12 @@ struct JfrChunkReader::Impl {
     uint32_t stack(int type, uint64_t key, size_t at) {
       if (type == last_stack_type && key == last_stack_key && last_stack != kNull)
         return last_stack;
+      auto &keys = refs->stack_keys;
       size_t t = 0;
-      while (t < stacks.size() && stacks[t].first != type) t++;
-      if (t == stacks.size()) stacks.emplace_back(type, JfrIdMap<uint32_t>());
+      while (t < keys.size() && keys[t].first != type) t++;
+      if (t == keys.size()) keys.emplace_back(type, JfrIdMap<uint32_t>());
       const auto [index, added] =
-          stacks[t].second.insert(key, static_cast<uint32_t>(refs->stacks.size()));
+          keys[t].second.insert(key, static_cast<uint32_t>(refs->stacks.size()));
       if (added) {
         refs->stacks.push_back(JfrSliceRefs::Ref{type, -1, key, 0, at});
         refs->order.push_back(3 * *index);
@@ -886,6 +886,7 @@ struct JfrChunkReader::Impl {
     const uint8_t *p = base + sl.begin, *const end = base + sl.end;
     RefIndex index;
     index.refs = refs;
+    for (auto &[type, keys] : refs->stack_keys) keys.clear();
     uint32_t until_check = 1 << 16;
     while (p < end) {
       const uint8_t *const ev = p;
@@ -1036,6 +1037,17 @@ struct JfrChunkReader::Impl {
     if (res) res->rebase(bytes);
   }
 };
+
+void JfrSliceRefs::clear() {
+  stacks.clear();
+  threads.clear();
+  states.clear();
+  order.clear();
+  bad_events = 0;
+  bad_event_offset = -1;
+  error.clear();
+  error_offset = -1; // stack_keys: decode() empties them before it uses them
+}
 
 JfrChunkReader::JfrChunkReader(std::string_view chunk_bytes, const JfrChunkHeader &chunk,
                                int64_t profile_start_ns, const LoadOptions &options,

@@ -19,6 +19,7 @@
 #include "formats/huge_pages.h"
 #include "formats/jfr_chunk.h"
 #include "formats/jfr_event_table.h"
+#include "formats/jfr_id_map.h"
 #include "formats/jfr_pool_pages.h"
 #include "formats/jfr_raw_stacks.h"
 #include "formats/jfr_stack_claims.h"
@@ -107,6 +108,14 @@ struct JfrSliceRefs {
   int64_t bad_events = 0, bad_event_offset = -1;
   std::string error; // set when the slice cannot be decoded
   int64_t error_offset = -1;
+  // decode()'s scratch: stack key -> index into `stacks`, per pool class, emptied by decode()
+  // but for its slots, so that the next slice decoded into these refs neither grows the maps
+  // again nor faults in fresh pages (a deep-stack slice references tens of thousands of stack
+  // traces).
+  std::vector<std::pair<int, JfrIdMap<uint32_t>>> stack_keys;
+
+  // Empties the refs for another slice, keeping the memory of every vector.
+  void clear();
 };
 
 class JfrChunkReader {

@@ -41,9 +41,12 @@ struct JfrFrameKey {
 struct JfrFrameBytes {
   uint64_t lo = 0, hi = 0;
   bool operator==(const JfrFrameBytes &) const = default;
+  // Every byte reaches the low bits that pick a slot: frames of one method differ only in the
+  // bytes after its id (line, bytecode index), which a plain product leaves in the high bits.
   uint64_t hash() const {
-    const uint64_t h = (lo ^ (hi * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
-    return h ^ (h >> 31);
+    uint64_t h = lo ^ (hi * 0x9E3779B97F4A7C15ull);
+    h = (h ^ (h >> 32)) * 0xBF58476D1CE4E5B9ull;
+    return h ^ (h >> 29);
   }
 };
 

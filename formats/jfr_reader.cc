@@ -221,6 +221,7 @@ struct JfrRead {
     threads = options.threads ? options.threads : std::thread::hardware_concurrency();
     threads = std::max(threads, 1u);
     spare_stacks.reserve(spares()); // give_spare() never allocates
+    spare_refs.reserve(spares());
     spare_columns.reserve(spares());
   }
 
@@ -313,6 +314,7 @@ struct JfrRead {
   size_t spares() const { return threads + 2; }
   std::mutex spare_mu;
   std::vector<JfrRawStacks> spare_stacks;
+  std::vector<JfrSliceRefs> spare_refs;
   std::vector<std::vector<JfrEventColumns>> spare_columns;
   template <class T> T take_spare(std::vector<T> &from) {
     std::lock_guard<std::mutex> lock(spare_mu);
@@ -619,7 +621,8 @@ bool JfrRead::decode_slice(SliceWork &sw, JfrSliceRefs *refs) {
 void JfrRead::read_slice(size_t k) {
   SliceWork &sw = slices[k];
   ChunkWork &c = chunks[sw.chunk];
-  JfrSliceRefs refs;
+  JfrSliceRefs refs = take_spare(spare_refs);
+  refs.clear();
   JfrRawStacks raw = take_spare(spare_stacks);
   bool decoded = false;
   try {
@@ -691,6 +694,7 @@ void JfrRead::read_slice(size_t k) {
     }
   }
   give_spare(spare_stacks, std::move(raw));
+  give_spare(spare_refs, std::move(refs));
   if (sw.kind == SliceWork::stacks_wanted) {
     give_spare(spare_columns, std::move(sw.raw));
     sw.raw = {};
@@ -851,6 +855,7 @@ bool JfrRead::merge_slice(size_t k) {
   if (k + 1 == slices.size()) {
     std::lock_guard<std::mutex> lock(spare_mu);
     spare_stacks = {};
+    spare_refs = {};
     spare_columns = {};
   }
   if (sw.index + 1 < c.info.slices.size()) return true;

@@ -177,6 +177,24 @@ TEST(JfrRawStacks, AFrameIsNumberedOnceWhateverItsBytes) {
   EXPECT_EQ(r.raw.frames[2].end - r.raw.frames[2].at, 16u); // 9 + 5 + 1 + 1
 }
 
+// The frames of one method differ only in the bytes after the method's id (a JDK method id is a
+// varint of 5 bytes or more, then line, bytecode index and type): their hashes must still spread
+// over the slots that the low bits pick, or a slice's frame table probes long runs.
+TEST(JfrRawStacks, FramesOfOneMethodSpreadOverTheSlots) {
+  const uint64_t method = 0x0c8b9afa0f; // 5 bytes of varint, as the JDK writes method ids
+  std::vector<bool> used(4096, false);
+  size_t distinct = 0;
+  for (uint64_t line = 0; line < 4096; line++) {
+    JfrFrameBytes b;
+    b.lo = method | (line & 0x7f) << 40 | (line >> 7) << 48 | uint64_t{7} << 56; // line, bci
+    b.hi = uint64_t{9} << 56;                                                    // 9 bytes
+    const size_t slot = b.hash() & 4095;
+    distinct += !used[slot];
+    used[slot] = true;
+  }
+  EXPECT_GT(distinct, 2400u); // random slots fill 1 - 1/e of them: 2,589
+}
+
 // JfrStackClaims: a slice reads a stack trace ahead unless an earlier slice (in file order)
 // claimed it, whatever order the workers claim in.
 TEST(JfrStackClaims, ASliceReadsWhatNoEarlierSliceReferences) {
