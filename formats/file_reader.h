@@ -33,6 +33,7 @@ class FileBytes {
 public:
   std::string_view view() const { return {data_.get(), size_}; }
   size_t size() const { return size_; }
+  size_t capacity() const { return capacity_; }
   // Room for n more bytes after size(), growing geometrically: their address, or nullptr
   // when memory runs out.
   char *append_space(size_t n);

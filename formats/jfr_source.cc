@@ -3,6 +3,7 @@
 
 #include "formats/jfr_pool_pages.h"
 
+#include <algorithm>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -47,15 +48,20 @@ bool JfrSource::acquire(const JfrChunkHeader &chunk, Held *out, std::string *err
     }
     held_ += n;
     if (!free_.empty()) {
-      out->buffer = std::move(free_.back());
-      free_.pop_back();
+      // The largest: chunks differ in size, and a buffer too small is allocated anew.
+      auto largest = std::max_element(free_.begin(), free_.end(), [](const auto &a, const auto &b) {
+        return a->capacity() < b->capacity();
+      });
+      out->buffer = std::move(*largest);
+      free_.erase(largest);
     } else {
       out->buffer = std::move(fresh);
     }
   }
   FileBytes &b = *out->buffer;
   b.clear();
-  if (!b.reserve(n)) {
+  // A reused buffer that is too small grows with room to spare, for the next chunks.
+  if (!b.reserve(b.capacity() && n > b.capacity() ? n + n / 4 : n) && !b.reserve(n)) {
     *error = "out of memory reading a JFR chunk of " + std::to_string(n) + " bytes";
     release(chunk, out, false);
     return false;

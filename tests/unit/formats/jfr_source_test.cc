@@ -1,7 +1,8 @@
 // JfrSource on a file: each chunk's bytes are the file's, whether one thread reads a chunk or
 // two read its halves; a file that shrinks after it was opened is an error, never bytes from
 // nowhere; a chunk over the held limit waits for the others' release, and abandon() or a cancel
-// ends the wait; a chunk's bytes read again are the file's; skipped pages are not read.
+// ends the wait; a chunk's bytes read again are the file's; skipped pages are not read;
+// released buffers are reused largest first and grow with room to spare.
 #include "formats/jfr_pool_pages.h"
 #include "formats/jfr_source.h"
 #include "test_util.h"
@@ -63,6 +64,37 @@ TEST(JfrSource, ChunksReadByOneOrTwoThreadsAreTheFilesBytes) {
       source.release(c, &held, true);
     }
   }
+}
+
+// Chunks differ in size: a buffer released goes to the next chunk largest first, and one too
+// small grows by a quarter more than the chunk, so that the next chunks reuse it instead of
+// faulting in fresh pages.
+TEST(JfrSource, BuffersAreReusedLargestFirstAndGrowWithRoomToSpare) {
+  const std::string small = read_file(fixture_path("java-shop/profiles/ap-cpu.jfr"));
+  const std::string big = read_file(fixture_path("java-shop/profiles/ap-multi.jfr"));
+  ASSERT_LT(small.size() + small.size() / 4, big.size());
+  TempDir dir;
+  FileSource s(dir, small + big);
+  ASSERT_EQ(s.list.chunks.size(), 2u);
+  const JfrChunkHeader &a = s.list.chunks[0], &b = s.list.chunks[1];
+  std::string error;
+  JfrSource::Held first, second;
+  ASSERT_TRUE(s.source->acquire(a, &first, &error)) << error;
+  EXPECT_EQ(first.buffer->capacity(), small.size()); // fresh: the chunk's size
+  s.source->release(a, &first, false);
+  ASSERT_TRUE(s.source->acquire(b, &first, &error)) << error;
+  EXPECT_TRUE(first.bytes == big);
+  EXPECT_EQ(first.buffer->capacity(), big.size() + big.size() / 4); // grown with room to spare
+  const char *grown = first.buffer->view().data();
+  // Two held at once: the second is a fresh buffer of its chunk's size.
+  ASSERT_TRUE(s.source->acquire(a, &second, &error)) << error;
+  EXPECT_EQ(second.buffer->capacity(), small.size());
+  // Released large first, then small: the next chunk still takes the large one.
+  s.source->release(b, &first, false);
+  s.source->release(a, &second, false);
+  ASSERT_TRUE(s.source->acquire(b, &first, &error)) << error;
+  EXPECT_EQ(first.buffer->view().data(), grown);
+  EXPECT_TRUE(first.bytes == big);
 }
 
 TEST(JfrSource, AFileShorterThanWhenOpenedIsAnError) {
