@@ -2,7 +2,9 @@
 // memory (views, nothing copied; with `discard`, a chunk's pages are given back once it is
 // released), or a regular file read chunk by chunk into buffers that are reused: the file is
 // never in memory whole, and a recording of many chunks costs no fresh pages (which the
-// kernel zeroes first: that was a quarter of a load). Large chunks are held one at a time: a
+// kernel zeroes first: that was a quarter of a load). A chunk takes the largest buffer
+// released; one too small grows with room to spare, and one much larger gives back its pages
+// past the chunk (an earlier chunk's bytes). Large chunks are held one at a time: a
 // chunk that would take the bytes held over a limit waits for the others to be released, so a
 // file of a few chunks of 100 MB costs one buffer, not one per thread. A chunk can be acquired
 // without some of its pages (its stack-trace pools), which are read again when needed

@@ -2,18 +2,21 @@
 // two read its halves; a file that shrinks after it was opened is an error, never bytes from
 // nowhere; a chunk over the held limit waits for the others' release, and abandon() or a cancel
 // ends the wait; a chunk's bytes read again are the file's; skipped pages are not read;
-// released buffers are reused largest first and grow with room to spare.
+// released buffers are reused largest first, grow with room to spare, and give back their
+// pages past a much smaller chunk.
 #include "formats/jfr_pool_pages.h"
 #include "formats/jfr_source.h"
 #include "test_util.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <thread>
 
+#include <sys/mman.h>
 #include <unistd.h>
 
 using namespace hotlines;
@@ -95,6 +98,48 @@ TEST(JfrSource, BuffersAreReusedLargestFirstAndGrowWithRoomToSpare) {
   ASSERT_TRUE(s.source->acquire(b, &first, &error)) << error;
   EXPECT_EQ(first.buffer->view().data(), grown);
   EXPECT_TRUE(first.bytes == big);
+}
+
+// A reused buffer's pages past a smaller chunk hold the last chunk's bytes: a quarter of the
+// held limit or more are given back.
+TEST(JfrSource, ABuffersPagesPastASmallerChunkAreGivenBack) {
+  const std::string big = read_file(fixture_path("java-shop/profiles/ap-multi.jfr"));
+  const std::string small = read_file(fixture_path("java-shop/profiles/ap-cpu.jfr"));
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  // Resident pages among the whole ones of [p, p + n).
+  auto resident = [page](const char *p, size_t n) {
+    const uintptr_t b = (reinterpret_cast<uintptr_t>(p) + page - 1) & ~(page - 1);
+    const uintptr_t e = (reinterpret_cast<uintptr_t>(p) + n) & ~(page - 1);
+    std::vector<unsigned char> in((e - b) / page);
+    EXPECT_EQ(mincore(reinterpret_cast<void *>(b), e - b, in.data()), 0);
+    return std::count_if(in.begin(), in.end(), [](unsigned char c) { return c & 1; });
+  };
+  TempDir dir;
+  const std::string path = write(dir, big + small);
+  for (size_t held_limit : {big.size() - small.size(), 8 * (big.size() - small.size())}) {
+    const bool given_back = held_limit == big.size() - small.size();
+    SCOPED_TRACE(given_back ? "tail over a quarter of the limit" : "tail under it");
+    RegularFile file;
+    std::string error;
+    ASSERT_EQ(file.open(path, &error, {}), ReadStatus::ok) << error;
+    JfrSource source(file, nullptr, 1, JfrSource::kSplitReadBytes, held_limit);
+    const JfrChunkList list = source.chunks();
+    ASSERT_EQ(list.chunks.size(), 2u);
+    JfrSource::Held held;
+    ASSERT_TRUE(source.acquire(list.chunks[0], &held, &error)) << error;
+    const char *base = held.buffer->view().data();
+    const size_t tail = big.size() - small.size();
+    ASSERT_GT(resident(base + small.size(), tail), 20); // the big chunk's bytes, read
+    source.release(list.chunks[0], &held, false);
+    ASSERT_TRUE(source.acquire(list.chunks[1], &held, &error)) << error;
+    ASSERT_EQ(held.buffer->view().data(), base); // reused
+    EXPECT_TRUE(held.bytes == small);
+    if (given_back)
+      EXPECT_EQ(resident(base + small.size(), tail), 0);
+    else
+      EXPECT_GT(resident(base + small.size(), tail), 20);
+    source.release(list.chunks[1], &held, false);
+  }
 }
 
 TEST(JfrSource, AFileShorterThanWhenOpenedIsAnError) {
