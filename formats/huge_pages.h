@@ -37,6 +37,15 @@ inline void advise_huge(const void *at, size_t bytes) {
 #endif
 }
 
+// Gives back to the system the whole 2 MiB pages inside [at, at + bytes), if any: they read
+// as zeros afterwards, faulted in again when written.
+inline void give_back_huge(const void *at, size_t bytes) {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(at);
+  const uintptr_t begin = (a + kHugePage - 1) & ~(kHugePage - 1),
+                  end = (a + bytes) & ~(kHugePage - 1);
+  if (end > begin) madvise(reinterpret_cast<void *>(begin), end - begin, MADV_DONTNEED);
+}
+
 // The bytes allocate_huge() gives for `bytes`: rounded up to whole huge pages from one up.
 inline size_t huge_capacity(size_t bytes) {
   return bytes >= kHugePage ? (bytes + kHugePage - 1) / kHugePage * kHugePage : bytes;

@@ -112,6 +112,13 @@ struct JfrRawStacks {
   };
   std::vector<Span> stacks;
   std::vector<size_t> offsets; // read_raw_stacks()'s scratch: each stack's pool entry
+
+  // Gives back the pages of `refs` past its size, before the buffers go to the next slice:
+  // a slice that read many stacks ahead (the first of a deep-stacks chunk: 10 MB of frames)
+  // would otherwise leave them resident while the next slices read a few MB each.
+  void give_back_unused() {
+    give_back_huge(refs.data() + refs.size(), (refs.capacity() - refs.size()) * sizeof(uint32_t));
+  }
 };
 
 // What read_raw_stacks() reads from: one chunk's bytes, its first byte after the header, and

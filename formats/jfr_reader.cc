@@ -693,6 +693,7 @@ void JfrRead::read_slice(size_t k) {
       c.error_offset = static_cast<int64_t>(list.chunks[sw.chunk].offset);
     }
   }
+  raw.give_back_unused();
   give_spare(spare_stacks, std::move(raw));
   give_spare(spare_refs, std::move(refs));
   if (sw.kind == SliceWork::stacks_wanted) {

@@ -3,7 +3,7 @@
 // or field by field) and repeated frames of recursion, and what is left to the resolver — missing
 // entries, fields past 32 bits, fixed-width integers. That the profile is the same whatever the
 // slices and threads is JfrFixture.SameProfileWhateverTheSlices. And which slice reads a stack
-// trace (JfrStackClaims).
+// trace (JfrStackClaims). A slice's unused pages of frames given back.
 #include "formats/jfr_chunk.h"
 #include "formats/jfr_constant_pool.h"
 #include "formats/jfr_metadata_cache.h"
@@ -12,6 +12,11 @@
 #include "jfr_test_writer.h"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 using namespace hotlines;
 using namespace hotlines::test;
@@ -193,6 +198,33 @@ TEST(JfrRawStacks, FramesOfOneMethodSpreadOverTheSlots) {
     used[slot] = true;
   }
   EXPECT_GT(distinct, 2400u); // random slots fill 1 - 1/e of them: 2,589
+}
+
+// A slice's buffers go to the next slice with the pages of `refs` past what it used given back:
+// the whole 2 MiB pages past its size are not resident, and those it used hold its frames.
+TEST(JfrRawStacks, UnusedPagesOfTheFramesAreGivenBack) {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  auto resident = [page](const void *p, size_t n) { // resident pages of [p, p + n), whole ones
+    const uintptr_t b = (reinterpret_cast<uintptr_t>(p) + page - 1) & ~(page - 1);
+    const uintptr_t e = (reinterpret_cast<uintptr_t>(p) + n) & ~(page - 1);
+    std::vector<unsigned char> in(e > b ? (e - b) / page : 0);
+    if (e > b) {
+      EXPECT_EQ(mincore(reinterpret_cast<void *>(b), e - b, in.data()), 0);
+    }
+    return static_cast<size_t>(
+        std::count_if(in.begin(), in.end(), [](unsigned char c) { return c & 1; }));
+  };
+  JfrRawStacks raw;
+  for (uint32_t i = 0; i < (3u << 20); i++) raw.refs.push_back(i); // 12 MiB, all written
+  const uint32_t *data = raw.refs.data();
+  const size_t bytes = raw.refs.capacity() * sizeof(uint32_t);
+  ASSERT_GT(resident(data, bytes), (size_t{10} << 20) / page);
+  raw.refs.resize(1000); // the next slice read fewer
+  raw.give_back_unused();
+  EXPECT_EQ(raw.refs.data(), data); // the buffer is kept
+  const size_t kept = kHugePage;    // the used bytes' huge page
+  EXPECT_EQ(resident(reinterpret_cast<const char *>(data) + kept, bytes - kept), 0u);
+  for (uint32_t i = 0; i < 1000; i++) ASSERT_EQ(raw.refs[i], i);
 }
 
 // JfrStackClaims: a slice reads a stack trace ahead unless an earlier slice (in file order)
